@@ -1,0 +1,313 @@
+// libuv's C API for the loop, handles and requests, over phaseloop's C++
+// core. Thin by design: each function converts pointers and forwards. The
+// C structs of uv.h reserve the same bytes as libuv's; phaseloop's C++
+// objects are constructed inside them (checked below at compile time).
+
+#include <signal.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+
+#include "phaseloop/phaseloop.hpp"
+#include "uv.h"
+
+namespace pl = phaseloop;
+
+// ---- layout: C++ objects fit the C structs and share the public fields ----
+
+namespace {
+template <class C, class P>
+constexpr bool fits() {
+  return sizeof(P) <= sizeof(C) && alignof(P) <= alignof(C);
+}
+}  // namespace
+
+// A friend of the core classes, so that it may name their private fields.
+struct phaseloop::detail::loop_access {
+  static_assert(fits<uv_loop_t, pl::loop>());
+  static_assert(fits<uv_timer_t, pl::timer>());
+  static_assert(fits<uv_idle_t, pl::idle>());
+  static_assert(fits<uv_prepare_t, pl::prepare>());
+  static_assert(fits<uv_check_t, pl::check>());
+  static_assert(fits<uv_async_t, pl::async>());
+  static_assert(fits<uv_signal_t, pl::signal>());
+  static_assert(fits<uv_work_t, pl::work>());
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+  static_assert(offsetof(pl::loop, data) == offsetof(uv_loop_t, data));
+  static_assert(offsetof(pl::loop, active_handles_) == offsetof(uv_loop_t, active_handles));
+  static_assert(offsetof(pl::handle, data) == offsetof(uv_handle_t, data));
+  static_assert(offsetof(pl::handle, loop_) == offsetof(uv_handle_t, loop));
+  static_assert(offsetof(pl::handle, type_) == offsetof(uv_handle_t, type));
+  static_assert(offsetof(pl::signal, signum_) == offsetof(uv_signal_t, signum));
+  static_assert(offsetof(pl::req, data) == offsetof(uv_req_t, data));
+  static_assert(offsetof(pl::req, type_) == offsetof(uv_req_t, type));
+  static_assert(offsetof(pl::req, reserved_) == offsetof(uv_req_t, reserved));
+  static_assert(offsetof(pl::work, loop_) == offsetof(uv_work_t, loop));
+  static_assert(offsetof(pl::work, work_cb_) == offsetof(uv_work_t, work_cb));
+  static_assert(offsetof(pl::work, after_cb_) == offsetof(uv_work_t, after_work_cb));
+#pragma GCC diagnostic pop
+};
+
+namespace {
+
+// The C layer keeps `data` across init, as libuv does: callers often set it
+// before calling uv_*_init.
+template <class P, class C, class... A>
+P* construct(C* mem, A&&... args) {
+  void* saved = mem->data;
+  P* p = new (static_cast<void*>(mem)) P(static_cast<A&&>(args)...);
+  p->data = saved;
+  return p;
+}
+
+inline pl::loop& L(uv_loop_t* l) { return *reinterpret_cast<pl::loop*>(l); }
+inline const pl::loop& L(const uv_loop_t* l) { return *reinterpret_cast<const pl::loop*>(l); }
+inline uv_loop_t* C(pl::loop* l) { return reinterpret_cast<uv_loop_t*>(l); }
+inline pl::handle& H(uv_handle_t* h) { return *reinterpret_cast<pl::handle*>(h); }
+inline const pl::handle& H(const uv_handle_t* h) { return *reinterpret_cast<const pl::handle*>(h); }
+template <class P, class C>
+inline P& as(C* c) { return *reinterpret_cast<P*>(c); }
+// C and C++ callbacks take a pointer to the same object; only the pointee's
+// declared type differs.
+template <class To, class From>
+inline To cb_cast(From f) { return reinterpret_cast<To>(f); }
+
+}  // namespace
+
+extern "C" {
+
+// ---- loop -----------------------------------------------------------------
+
+int uv_loop_init(uv_loop_t* loop) {
+  pl::loop* l = construct<pl::loop>(loop, pl::loop::deferred);
+  int r = l->open();
+  if (r != 0) l->~loop();
+  return r;
+}
+
+int uv_loop_close(uv_loop_t* loop) {
+  int r = L(loop).close();
+  if (r == 0) {
+    void* saved = loop->data;
+    L(loop).~loop();
+    loop->data = saved;
+  }
+  return r;
+}
+
+uv_loop_t* uv_default_loop(void) { return C(pl::loop::default_loop_or_null()); }
+
+uv_loop_t* uv_loop_new(void) {
+  auto* loop = static_cast<uv_loop_t*>(std::malloc(sizeof(uv_loop_t)));
+  if (loop == nullptr) return nullptr;
+  loop->data = nullptr;
+  if (uv_loop_init(loop) != 0) {
+    std::free(loop);
+    return nullptr;
+  }
+  return loop;
+}
+
+void uv_loop_delete(uv_loop_t* loop) {
+  uv_loop_t* def = uv_default_loop();
+  int r = uv_loop_close(loop);
+  (void)r;
+  if (loop != def) std::free(loop);
+}
+
+size_t uv_loop_size(void) { return sizeof(uv_loop_t); }
+
+int uv_loop_configure(uv_loop_t* loop, uv_loop_option option, ...) {
+  switch (option) {
+    case UV_LOOP_BLOCK_SIGNAL: {
+      va_list ap;
+      va_start(ap, option);
+      int signum = va_arg(ap, int);
+      va_end(ap);
+      return L(loop).block_signal(signum);
+    }
+    case UV_METRICS_IDLE_TIME:
+      L(loop).enable_idle_time_metric();
+      return 0;
+  }
+  return UV_ENOSYS;
+}
+
+uint64_t uv_metrics_idle_time(uv_loop_t* loop) { return L(loop).idle_time(); }
+
+int uv_run(uv_loop_t* loop, uv_run_mode mode) {
+  if (mode != UV_RUN_DEFAULT && mode != UV_RUN_ONCE && mode != UV_RUN_NOWAIT) return UV_EINVAL;
+  return L(loop).run(static_cast<pl::run_mode>(mode));
+}
+
+void uv_stop(uv_loop_t* loop) { L(loop).stop(); }
+int uv_loop_alive(const uv_loop_t* loop) { return L(loop).alive() ? 1 : 0; }
+uint64_t uv_now(const uv_loop_t* loop) { return L(loop).now(); }
+void uv_update_time(uv_loop_t* loop) { L(loop).update_time(); }
+uint64_t uv_hrtime(void) { return pl::loop::hrtime(); }
+int uv_backend_fd(const uv_loop_t* loop) { return L(loop).backend_fd(); }
+int uv_backend_timeout(const uv_loop_t* loop) { return L(loop).backend_timeout(); }
+void* uv_loop_get_data(const uv_loop_t* loop) { return loop->data; }
+void uv_loop_set_data(uv_loop_t* loop, void* data) { loop->data = data; }
+
+void uv_walk(uv_loop_t* loop, uv_walk_cb walk_cb, void* arg) {
+  L(loop).walk(cb_cast<pl::walk_cb>(walk_cb), arg);
+}
+
+// Prints "[RAI] type address" per handle: Referenced, Active, Internal.
+static void print_handles(uv_loop_t* loop, int only_active, FILE* stream) {
+  if (loop == nullptr) loop = uv_default_loop();
+  if (stream == nullptr) stream = stderr;
+  struct ctx_t {
+    int only_active;
+    FILE* out;
+  } ctx{only_active, stream};
+  L(loop).walk(
+      [](pl::handle* h, void* arg) {
+        auto* c = static_cast<ctx_t*>(arg);
+        if (c->only_active && !h->is_active()) return;
+        std::fprintf(c->out, "[%c%c-] %-8s %p\n", h->has_ref() ? 'R' : '-', h->is_active() ? 'A' : '-',
+                     pl::handle_type_name(h->type()), static_cast<void*>(h));
+      },
+      &ctx);
+}
+
+void uv_print_all_handles(uv_loop_t* loop, FILE* stream) { print_handles(loop, 0, stream); }
+void uv_print_active_handles(uv_loop_t* loop, FILE* stream) { print_handles(loop, 1, stream); }
+
+// ---- handles --------------------------------------------------------------
+
+void uv_close(uv_handle_t* handle, uv_close_cb close_cb) {
+  // A second close is reported, not acted on (libuv aborts on it).
+  if (H(handle).close(cb_cast<pl::close_cb>(close_cb)) != 0)
+    std::fprintf(stderr, "phaseloop: uv_close() called twice on %s handle %p; ignored\n",
+                 pl::handle_type_name(H(handle).type()), static_cast<void*>(handle));
+}
+
+int uv_is_active(const uv_handle_t* handle) { return H(handle).is_active() ? 1 : 0; }
+int uv_is_closing(const uv_handle_t* handle) { return H(handle).is_closing() ? 1 : 0; }
+void uv_ref(uv_handle_t* handle) { H(handle).ref(); }
+void uv_unref(uv_handle_t* handle) { H(handle).unref(); }
+int uv_has_ref(const uv_handle_t* handle) { return H(handle).has_ref() ? 1 : 0; }
+
+size_t uv_handle_size(uv_handle_type type) {
+  switch (type) {
+#define PHASELOOP_HANDLE_SIZE(upper, lower) \
+  case UV_##upper:                          \
+    return sizeof(uv_##lower##_t);
+    UV_HANDLE_TYPE_MAP(PHASELOOP_HANDLE_SIZE)
+#undef PHASELOOP_HANDLE_SIZE
+    default:
+      return static_cast<size_t>(-1);
+  }
+}
+
+const char* uv_handle_type_name(uv_handle_type type) {
+  return pl::handle_type_name(static_cast<pl::handle_type>(type));
+}
+uv_handle_type uv_handle_get_type(const uv_handle_t* handle) { return handle->type; }
+void* uv_handle_get_data(const uv_handle_t* handle) { return handle->data; }
+uv_loop_t* uv_handle_get_loop(const uv_handle_t* handle) { return handle->loop; }
+void uv_handle_set_data(uv_handle_t* handle, void* data) { handle->data = data; }
+
+// ---- requests -------------------------------------------------------------
+
+size_t uv_req_size(uv_req_type type) {
+  switch (type) {
+#define PHASELOOP_REQ_SIZE(upper, lower) \
+  case UV_##upper:                       \
+    return sizeof(uv_##lower##_t);
+    UV_REQ_TYPE_MAP(PHASELOOP_REQ_SIZE)
+#undef PHASELOOP_REQ_SIZE
+    default:
+      return static_cast<size_t>(-1);
+  }
+}
+
+const char* uv_req_type_name(uv_req_type type) { return pl::req_type_name(static_cast<pl::req_type>(type)); }
+uv_req_type uv_req_get_type(const uv_req_t* req) { return req->type; }
+void* uv_req_get_data(const uv_req_t* req) { return req->data; }
+void uv_req_set_data(uv_req_t* req, void* data) { req->data = data; }
+
+int uv_cancel(uv_req_t* req) {
+  switch (req->type) {
+    case UV_WORK:
+      return as<pl::work>(req).cancel();
+    default:
+      return UV_EINVAL;
+  }
+}
+
+// ---- timers ---------------------------------------------------------------
+
+int uv_timer_init(uv_loop_t* loop, uv_timer_t* handle) {
+  construct<pl::timer>(handle, L(loop));
+  return 0;
+}
+
+int uv_timer_start(uv_timer_t* handle, uv_timer_cb cb, uint64_t timeout, uint64_t repeat) {
+  return as<pl::timer>(handle).start(cb_cast<pl::timer_cb>(cb), timeout, repeat);
+}
+
+int uv_timer_stop(uv_timer_t* handle) { return as<pl::timer>(handle).stop(); }
+int uv_timer_again(uv_timer_t* handle) { return as<pl::timer>(handle).again(); }
+void uv_timer_set_repeat(uv_timer_t* handle, uint64_t repeat) { as<pl::timer>(handle).set_repeat(repeat); }
+uint64_t uv_timer_get_repeat(const uv_timer_t* handle) { return as<const pl::timer>(handle).repeat(); }
+uint64_t uv_timer_get_due_in(const uv_timer_t* handle) { return as<const pl::timer>(handle).due_in(); }
+
+// ---- idle, prepare, check -------------------------------------------------
+
+#define PHASELOOP_PHASE_HANDLE(name)                                            \
+  int uv_##name##_init(uv_loop_t* loop, uv_##name##_t* handle) {                \
+    construct<pl::name>(handle, L(loop));                                       \
+    return 0;                                                                   \
+  }                                                                             \
+  int uv_##name##_start(uv_##name##_t* handle, uv_##name##_cb cb) {             \
+    return as<pl::name>(handle).start(cb_cast<pl::name::callback>(cb));         \
+  }                                                                             \
+  int uv_##name##_stop(uv_##name##_t* handle) { return as<pl::name>(handle).stop(); }
+
+PHASELOOP_PHASE_HANDLE(idle)
+PHASELOOP_PHASE_HANDLE(prepare)
+PHASELOOP_PHASE_HANDLE(check)
+#undef PHASELOOP_PHASE_HANDLE
+
+// ---- async ----------------------------------------------------------------
+
+int uv_async_init(uv_loop_t* loop, uv_async_t* async, uv_async_cb async_cb) {
+  construct<pl::async>(async, L(loop), cb_cast<pl::async_cb>(async_cb));
+  return 0;
+}
+
+int uv_async_send(uv_async_t* async) { return as<pl::async>(async).send(); }
+
+// ---- signals --------------------------------------------------------------
+
+int uv_signal_init(uv_loop_t* loop, uv_signal_t* handle) {
+  construct<pl::signal>(handle, L(loop));
+  return 0;
+}
+
+int uv_signal_start(uv_signal_t* handle, uv_signal_cb signal_cb, int signum) {
+  return as<pl::signal>(handle).start(cb_cast<pl::signal_cb>(signal_cb), signum);
+}
+
+int uv_signal_start_oneshot(uv_signal_t* handle, uv_signal_cb signal_cb, int signum) {
+  return as<pl::signal>(handle).start_oneshot(cb_cast<pl::signal_cb>(signal_cb), signum);
+}
+
+int uv_signal_stop(uv_signal_t* handle) { return as<pl::signal>(handle).stop(); }
+
+// ---- threadpool -----------------------------------------------------------
+
+int uv_queue_work(uv_loop_t* loop, uv_work_t* req, uv_work_cb work_cb, uv_after_work_cb after_work_cb) {
+  if (work_cb == nullptr) return UV_EINVAL;
+  pl::work* w = construct<pl::work>(req);
+  return w->queue(L(loop), cb_cast<pl::work_cb>(work_cb), cb_cast<pl::after_work_cb>(after_work_cb));
+}
+
+}  // extern "C"

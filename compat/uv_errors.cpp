@@ -1,0 +1,82 @@
+// Error names and messages, generated from UV_ERRNO_MAP so that the list of
+// codes exists once (compat/uv/errno.h). Also serves the C++ API's
+// phaseloop::error_name / error_message.
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "phaseloop/types.hpp"
+#include "uv.h"
+
+namespace phaseloop {
+
+const char* error_name(int code) noexcept {
+  switch (code) {
+#define PHASELOOP_ERR_NAME(name, msg) \
+  case UV_##name:                     \
+    return #name;
+    UV_ERRNO_MAP(PHASELOOP_ERR_NAME)
+#undef PHASELOOP_ERR_NAME
+  }
+  return nullptr;
+}
+
+const char* error_message(int code) noexcept {
+  switch (code) {
+#define PHASELOOP_ERR_MSG(name, msg) \
+  case UV_##name:                    \
+    return msg;
+    UV_ERRNO_MAP(PHASELOOP_ERR_MSG)
+#undef PHASELOOP_ERR_MSG
+  }
+  return nullptr;
+}
+
+}  // namespace phaseloop
+
+namespace {
+
+// For a code libuv does not know it returns a freshly allocated string that
+// is never freed; phaseloop does the same, so callers see the same text.
+const char* unknown(int err) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "Unknown system error %d", err);
+  char* copy = strdup(buf);
+  return copy != nullptr ? copy : "Unknown system error";
+}
+
+char* copy_into(char* buf, size_t len, const char* text, int err) {
+  if (len == 0) return buf;
+  if (text != nullptr)
+    std::snprintf(buf, len, "%s", text);
+  else
+    std::snprintf(buf, len, "Unknown system error %d", err);
+  return buf;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* uv_err_name(int err) {
+  const char* n = phaseloop::error_name(err);
+  return n != nullptr ? n : unknown(err);
+}
+
+const char* uv_strerror(int err) {
+  const char* m = phaseloop::error_message(err);
+  return m != nullptr ? m : unknown(err);
+}
+
+char* uv_err_name_r(int err, char* buf, size_t buflen) {
+  return copy_into(buf, buflen, phaseloop::error_name(err), err);
+}
+
+char* uv_strerror_r(int err, char* buf, size_t buflen) {
+  return copy_into(buf, buflen, phaseloop::error_message(err), err);
+}
+
+int uv_translate_sys_error(int sys_errno) { return phaseloop::from_errno(sys_errno); }
+
+}  // extern "C"

@@ -1,0 +1,130 @@
+// The C extension API (uv_phaseloop.h): phase hooks and the tracer for C
+// programs, adapted onto phaseloop::hook.
+
+#include "uv_phaseloop.h"
+
+#include <new>
+
+#include "phaseloop/loop.hpp"
+#include "phaseloop/tracer.hpp"
+
+namespace pl = phaseloop;
+
+namespace {
+
+pl::loop& L(uv_loop_t* l) { return *reinterpret_cast<pl::loop*>(l); }
+const pl::loop& L(const uv_loop_t* l) { return *reinterpret_cast<const pl::loop*>(l); }
+uv_loop_t* C(pl::loop& l) { return reinterpret_cast<uv_loop_t*>(&l); }
+
+phaseloop_phase_event to_c(const pl::phase_event& e) {
+  return phaseloop_phase_event{static_cast<phaseloop_phase>(e.which), e.before_loop ? 1 : 0, e.iteration, e.now,
+                               e.timeout};
+}
+
+phaseloop_callback_event to_c(const pl::callback_event& e) {
+  return phaseloop_callback_event{static_cast<phaseloop_phase>(e.which),
+                                  static_cast<phaseloop_callback_kind>(e.kind),
+                                  e.iteration,
+                                  e.now,
+                                  reinterpret_cast<uv_handle_t*>(e.handle),
+                                  reinterpret_cast<uv_req_t*>(e.request)};
+}
+
+// Lives inside phaseloop_hook_t::phaseloop_private_.
+class c_hook final : public pl::hook {
+ public:
+  explicit c_hook(phaseloop_hook_t* h) : h_(h) {}
+  void phase_enter(pl::loop& l, const pl::phase_event& e) override {
+    if (h_->phase_enter) {
+      auto c = to_c(e);
+      h_->phase_enter(C(l), &c, h_->arg);
+    }
+  }
+  void phase_exit(pl::loop& l, const pl::phase_event& e) override {
+    if (h_->phase_exit) {
+      auto c = to_c(e);
+      h_->phase_exit(C(l), &c, h_->arg);
+    }
+  }
+  void callback_enter(pl::loop& l, const pl::callback_event& e) override {
+    if (h_->callback_enter) {
+      auto c = to_c(e);
+      h_->callback_enter(C(l), &c, h_->arg);
+    }
+  }
+  void callback_exit(pl::loop& l, const pl::callback_event& e) override {
+    if (h_->callback_exit) {
+      auto c = to_c(e);
+      h_->callback_exit(C(l), &c, h_->arg);
+    }
+  }
+  phaseloop_hook_t* owner() const { return h_; }
+
+ private:
+  phaseloop_hook_t* h_;
+};
+
+static_assert(sizeof(c_hook) <= sizeof(phaseloop_hook_t::phaseloop_private_));
+static_assert(alignof(c_hook) <= alignof(void*));
+
+c_hook* adapter(phaseloop_hook_t* h) { return reinterpret_cast<c_hook*>(h->phaseloop_private_); }
+
+// Marks a hook's private storage as holding a live adapter (attached).
+bool attached(phaseloop_hook_t* h) {
+  return adapter(h)->owner() == h && pl::hook::list::linked(*adapter(h));
+}
+
+}  // namespace
+
+struct phaseloop_tracer_s {
+  pl::tracer t;
+};
+
+extern "C" {
+
+int phaseloop_hook_add(uv_loop_t* loop, phaseloop_hook_t* hook) {
+  if (loop == nullptr || hook == nullptr) return UV_EINVAL;
+  // A hook whose (zero-initialized) storage holds an attached adapter is
+  // refused.
+  if (hook->phaseloop_private_[0] != nullptr && attached(hook)) return UV_EINVAL;
+  c_hook* a = new (hook->phaseloop_private_) c_hook(hook);
+  L(loop).add_hook(*a);
+  return 0;
+}
+
+int phaseloop_hook_remove(uv_loop_t* loop, phaseloop_hook_t* hook) {
+  if (loop == nullptr || hook == nullptr || hook->phaseloop_private_[0] == nullptr || !attached(hook))
+    return UV_EINVAL;
+  L(loop).remove_hook(*adapter(hook));
+  adapter(hook)->~c_hook();
+  for (void*& p : hook->phaseloop_private_) p = nullptr;
+  return 0;
+}
+
+int phaseloop_loop_set_profile(uv_loop_t* loop, phaseloop_profile profile) {
+  if (profile != PHASELOOP_PROFILE_LIBUV_1_44 && profile != PHASELOOP_PROFILE_LIBUV_1_45) return UV_EINVAL;
+  L(loop).set_order(static_cast<pl::profile>(profile));
+  return 0;
+}
+
+phaseloop_profile phaseloop_loop_get_profile(const uv_loop_t* loop) {
+  return static_cast<phaseloop_profile>(L(loop).order());
+}
+
+uint64_t phaseloop_loop_iteration(const uv_loop_t* loop) { return L(loop).iteration(); }
+
+const char* phaseloop_phase_name(phaseloop_phase phase) {
+  if (phase < PHASELOOP_PHASE_TIMERS || phase > PHASELOOP_PHASE_CLOSING) return nullptr;
+  return pl::phase_name(static_cast<pl::phase>(phase));
+}
+
+phaseloop_tracer_t* phaseloop_tracer_new(FILE* out, int verbose) {
+  return new (std::nothrow) phaseloop_tracer_s{pl::tracer(out ? out : stdout, verbose != 0)};
+}
+
+void phaseloop_tracer_name(phaseloop_tracer_t* t, const void* object, const char* label) { t->t.name(object, label); }
+void phaseloop_tracer_attach(phaseloop_tracer_t* t, uv_loop_t* loop) { L(loop).add_hook(t->t); }
+void phaseloop_tracer_detach(phaseloop_tracer_t* t, uv_loop_t* loop) { L(loop).remove_hook(t->t); }
+void phaseloop_tracer_free(phaseloop_tracer_t* t) { delete t; }
+
+}  // extern "C"

@@ -1,0 +1,98 @@
+/* phaseloop's C extensions to libuv's API: phase hooks, the tracer, and the
+ * phase-order profile. Not part of uv.h, so a libuv program stays portable;
+ * include this header only where you want phaseloop's extras. */
+#ifndef PHASELOOP_UV_PHASELOOP_H
+#define PHASELOOP_UV_PHASELOOP_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "uv.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The phases of one iteration (values match phaseloop::phase). */
+typedef enum {
+  PHASELOOP_PHASE_TIMERS = 0,
+  PHASELOOP_PHASE_PENDING = 1,
+  PHASELOOP_PHASE_IDLE = 2,
+  PHASELOOP_PHASE_PREPARE = 3,
+  PHASELOOP_PHASE_POLL = 4,
+  PHASELOOP_PHASE_CHECK = 5,
+  PHASELOOP_PHASE_CLOSING = 6
+} phaseloop_phase;
+
+/* Which callback a callback event is about. */
+typedef enum {
+  PHASELOOP_CB_TIMER, PHASELOOP_CB_IDLE, PHASELOOP_CB_PREPARE, PHASELOOP_CB_CHECK,
+  PHASELOOP_CB_ASYNC, PHASELOOP_CB_SIGNAL, PHASELOOP_CB_CLOSE, PHASELOOP_CB_WORK_DONE,
+  PHASELOOP_CB_PENDING, PHASELOOP_CB_IO
+} phaseloop_callback_kind;
+
+/* Which libuv's phase order a loop follows. */
+typedef enum {
+  PHASELOOP_PROFILE_LIBUV_1_44 = 0, /* timers first in each iteration */
+  PHASELOOP_PROFILE_LIBUV_1_45 = 1  /* timers after poll (the default) */
+} phaseloop_profile;
+
+typedef struct {
+  phaseloop_phase phase;
+  int before_loop;      /* the timers pass libuv >= 1.45 runs before iteration 1 */
+  uint64_t iteration;   /* 1-based iteration count */
+  uint64_t now;         /* loop time, ms */
+  int timeout;          /* poll phase: its timeout in ms (-1: none) */
+} phaseloop_phase_event;
+
+typedef struct {
+  phaseloop_phase phase;
+  phaseloop_callback_kind kind;
+  uint64_t iteration;
+  uint64_t now;
+  uv_handle_t* handle;  /* the handle called back, or NULL */
+  uv_req_t* req;        /* the request completed, or NULL */
+} phaseloop_callback_event;
+
+/* A hook: zero-initialize it (phaseloop_hook_t h = {0};), fill in the
+ * functions you need (others NULL) and `arg`, then add
+ * it to a loop. The memory is the caller's and must stay valid (and not
+ * move) until the hook is removed. All calls happen on the loop's thread. */
+typedef struct phaseloop_hook_s {
+  void (*phase_enter)(uv_loop_t* loop, const phaseloop_phase_event* e, void* arg);
+  void (*phase_exit)(uv_loop_t* loop, const phaseloop_phase_event* e, void* arg);
+  void (*callback_enter)(uv_loop_t* loop, const phaseloop_callback_event* e, void* arg);
+  void (*callback_exit)(uv_loop_t* loop, const phaseloop_callback_event* e, void* arg);
+  void* arg;
+  void* phaseloop_private_[8]; /* phaseloop's; do not touch */
+} phaseloop_hook_t;
+
+/* Attaches `hook` to `loop`; 0, or UV_EINVAL if it is already attached. */
+UV_EXTERN int phaseloop_hook_add(uv_loop_t* loop, phaseloop_hook_t* hook);
+/* Detaches it (also from inside a hook call); 0, or UV_EINVAL if not attached. */
+UV_EXTERN int phaseloop_hook_remove(uv_loop_t* loop, phaseloop_hook_t* hook);
+
+/* Chooses the phase order of `loop`; may be changed between runs. */
+UV_EXTERN int phaseloop_loop_set_profile(uv_loop_t* loop, phaseloop_profile profile);
+UV_EXTERN phaseloop_profile phaseloop_loop_get_profile(const uv_loop_t* loop);
+/* Iterations started so far. */
+UV_EXTERN uint64_t phaseloop_loop_iteration(const uv_loop_t* loop);
+/* "timers", "pending", ... */
+UV_EXTERN const char* phaseloop_phase_name(phaseloop_phase phase);
+
+/* The tracer: a hook printing a phase-by-phase trace of a run to `out`. */
+typedef struct phaseloop_tracer_s phaseloop_tracer_t;
+/* NULL on allocation failure. `verbose` also prints phases without callbacks. */
+UV_EXTERN phaseloop_tracer_t* phaseloop_tracer_new(FILE* out, int verbose);
+/* Names a handle or request in the trace (the label is not copied). */
+UV_EXTERN void phaseloop_tracer_name(phaseloop_tracer_t* t, const void* object, const char* label);
+UV_EXTERN void phaseloop_tracer_attach(phaseloop_tracer_t* t, uv_loop_t* loop);
+UV_EXTERN void phaseloop_tracer_detach(phaseloop_tracer_t* t, uv_loop_t* loop);
+/* Frees a detached tracer. */
+UV_EXTERN void phaseloop_tracer_free(phaseloop_tracer_t* t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PHASELOOP_UV_PHASELOOP_H */

@@ -1,0 +1,48 @@
+#pragma once
+/// Async handles: wake the loop from any thread and run a callback on it.
+///
+/// send() is the only thread-safe call in phaseloop. Sends coalesce: any
+/// number of send() calls before the callback runs give one callback. The
+/// callback runs in the poll phase; when several async handles are pending,
+/// they run in the order they were initialized.
+
+#include <atomic>
+
+#include "phaseloop/handle.hpp"
+
+namespace phaseloop {
+
+class async;
+/// Runs in the poll phase, on the loop's thread.
+using async_cb = void (*)(async*);
+
+class async : public handle {
+ public:
+  /// Joins `l` as an active handle (it keeps the loop alive until closed or
+  /// unref'd). `cb` may be null: sends are then swallowed. Loop thread only.
+  async(phaseloop::loop& l, async_cb cb) noexcept;
+
+  /// Wakes the loop and makes it run the callback. Any thread; async-signal
+  /// unsafe. Always returns 0.
+  int send() noexcept;
+
+ private:
+  friend class phaseloop::loop;
+  friend class phaseloop::handle;
+  friend struct detail::loop_access;
+  void close_() noexcept;
+  // Takes the pending state, spinning while a sender is mid-send. Returns
+  // true when the handle was pending.
+  bool take_pending_() noexcept;
+
+  async_cb cb_;
+  detail::link<async> node_;
+  // 0: idle; 1: a sender is waking the loop; 2: pending.
+  std::atomic<int> pending_{0};
+
+ public:
+  /// The loop's list type for async handles (an implementation detail).
+  using list = detail::ilist<async, &async::node_>;
+};
+
+}  // namespace phaseloop

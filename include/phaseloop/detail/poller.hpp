@@ -1,0 +1,86 @@
+#pragma once
+/// The I/O poller behind the poll phase, in the project's own terms: watch an
+/// fd for events, unwatch it, wait for readiness. One implementation per
+/// backend (src/io/epoll.cpp on Linux); the loop never speaks epoll.
+
+#include <cstdint>
+#include <vector>
+
+#include "phaseloop/detail/ilist.hpp"
+
+namespace phaseloop {
+class loop;
+}
+
+namespace phaseloop::detail {
+
+/// Readiness bits (the values of poll(2), which epoll shares).
+enum : unsigned {
+  io_readable = 0x001,
+  io_priority = 0x002,
+  io_writable = 0x004,
+  io_error = 0x008,
+  io_hangup = 0x010,
+  io_read_hangup = 0x2000,
+};
+
+/// One fd the loop watches, embedded in whatever owns the fd.
+struct io_watcher {
+  /// Called in the poll phase with the ready bits (or in the pending phase).
+  using callback = void (*)(phaseloop::loop&, io_watcher&, unsigned events);
+  callback cb = nullptr;
+  int fd = -1;
+  unsigned wanted = 0;      ///< events asked for
+  unsigned registered = 0;  ///< events the kernel is watching
+  link<io_watcher> pending; ///< the loop's pending queue
+};
+
+/// A ready fd as returned by wait().
+struct io_event {
+  int fd;
+  unsigned events;
+};
+
+class poller {
+ public:
+  poller() = default;
+  poller(const poller&) = delete;
+  poller& operator=(const poller&) = delete;
+
+  /// Creates the kernel object. 0 or a negative error code.
+  int open() noexcept;
+  /// Releases it. Idempotent.
+  void close() noexcept;
+  /// The kernel object's fd (-1 if closed).
+  int fd() const noexcept { return fd_; }
+  /// Number of fds watched.
+  unsigned count() const noexcept { return count_; }
+
+  /// Adds `events` to what `w` (whose fd is set) is watched for.
+  int watch(io_watcher& w, unsigned events) noexcept;
+  /// Removes `events`; with none left, the fd is no longer watched.
+  void unwatch(io_watcher& w, unsigned events) noexcept;
+  /// The watcher registered for `fd`, or nullptr.
+  io_watcher* watcher(int fd) const noexcept {
+    return fd >= 0 && static_cast<unsigned>(fd) < table_.size() ? table_[fd] : nullptr;
+  }
+
+  /// Waits up to `timeout` ms (-1: forever) and stores up to `max` ready fds
+  /// in `out`. Returns the count, 0 on timeout, or a negative error code
+  /// (errc for EINTR is -EINTR). `sigprof_blocked` blocks SIGPROF while
+  /// waiting (UV_LOOP_BLOCK_SIGNAL).
+  int wait(int timeout, io_event* out, int max, bool sigprof_blocked) noexcept;
+  /// Ends the dispatch of the events the last wait() returned. Until then,
+  /// unwatching an fd also blanks its entry in that batch, so a callback
+  /// that closes an fd (which may then be reused) cannot get a stale event.
+  void end_batch() noexcept { batch_ = nullptr; batch_n_ = 0; }
+
+ private:
+  int fd_ = -1;
+  unsigned count_ = 0;
+  std::vector<io_watcher*> table_;  // indexed by fd; grows with the highest fd
+  io_event* batch_ = nullptr;
+  int batch_n_ = 0;
+};
+
+}  // namespace phaseloop::detail

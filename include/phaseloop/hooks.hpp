@@ -1,0 +1,71 @@
+#pragma once
+/// Phase hooks: observe, and act on, the entry and exit of every phase and
+/// every callback the loop makes.
+///
+/// A hook is an object the caller owns and attaches with loop::add_hook();
+/// it must stay alive until removed. Hooks run on the loop's thread, in the
+/// order they were added, and may call anything a callback may call
+/// (stop the loop, start or close handles, add or remove hooks).
+///
+/// Cost: with no hook attached the loop pays one well-predicted branch per
+/// phase; each phase runner is compiled twice (with and without hooks) and
+/// the branch picks one. Callbacks made from the poll phase (async, signal,
+/// threadpool completions) test for hooks once per callback.
+
+#include <cstdint>
+
+#include "phaseloop/detail/ilist.hpp"
+#include "phaseloop/types.hpp"
+
+namespace phaseloop {
+
+class req;
+
+/// What a phase hook is told.
+struct phase_event {
+  phase which;              ///< the phase entered or left
+  bool before_loop;         ///< the timers pass libuv >= 1.45 runs before iteration 1
+  std::uint64_t iteration;  ///< 1-based iteration count of this loop
+  std::uint64_t now;        ///< loop time (ms) at the hook call
+  int timeout;              ///< poll phase: the timeout it was given (ms, -1: none)
+};
+
+/// What kind of callback the loop is about to make.
+enum class callback_kind : std::uint8_t {
+  timer, idle, prepare, check, async, signal, close, work_done, pending, io,
+};
+
+/// What a callback hook is told.
+struct callback_event {
+  phase which;                 ///< the phase the callback runs in
+  callback_kind kind;          ///< which callback
+  std::uint64_t iteration;     ///< 1-based iteration count
+  std::uint64_t now;           ///< loop time (ms)
+  phaseloop::handle* handle;   ///< the handle called back, or nullptr
+  phaseloop::req* request;     ///< the request completed, or nullptr
+};
+
+/// Derive and override what you need; the defaults do nothing.
+class hook {
+ public:
+  virtual ~hook() = default;
+  /// Entering a phase.
+  virtual void phase_enter(loop&, const phase_event&) {}
+  /// Leaving a phase.
+  virtual void phase_exit(loop&, const phase_event&) {}
+  /// About to make a callback. The handle or request is still valid here.
+  virtual void callback_enter(loop&, const callback_event&) {}
+  /// A callback returned. The handle or request may have been freed by it:
+  /// use the pointers as identities only.
+  virtual void callback_exit(loop&, const callback_event&) {}
+
+ private:
+  friend class loop;
+  detail::link<hook> node_;
+
+ public:
+  /// The loop's list type for hooks (an implementation detail).
+  using list = detail::ilist<hook, &hook::node_>;
+};
+
+}  // namespace phaseloop

@@ -1,0 +1,202 @@
+#pragma once
+/// The event loop: libuv's phases in libuv's order.
+///
+/// One iteration (profile libuv_1_45, the default):
+///
+///   pending -> idle -> prepare -> poll -> check -> closing -> timers
+///
+/// with one extra timers pass before the first iteration of a DEFAULT run;
+/// profile libuv_1_44 puts timers first in every iteration and, in ONCE
+/// mode, runs them again at its end. docs/design.md has the full diagram.
+///
+/// Threads: every method is for the loop's thread only, except where noted.
+/// A loop is not copyable or movable: handles point at it.
+
+#include <cstdint>
+#include <mutex>
+
+#include "phaseloop/async.hpp"
+#include "phaseloop/detail/poller.hpp"
+#include "phaseloop/handle.hpp"
+#include "phaseloop/hooks.hpp"
+#include "phaseloop/phase_handles.hpp"
+#include "phaseloop/signal.hpp"
+#include "phaseloop/timer.hpp"
+#include "phaseloop/types.hpp"
+#include "phaseloop/work.hpp"
+
+namespace phaseloop {
+
+/// Visits one handle during loop::walk.
+using walk_cb = void (*)(handle*, void* arg);
+
+class loop {
+ public:
+  /// Free for the user; phaseloop never reads it. (libuv: `data`, offset 0.)
+  void* data = nullptr;
+
+ private:
+  unsigned active_handles_ = 0;  // offset 8, as libuv's `active_handles`
+  unsigned active_reqs_ = 0;
+
+ public:
+  /// Tag for the two-step construction the C layer uses.
+  struct deferred_t {};
+  static constexpr deferred_t deferred{};
+
+  /// Opens a loop with the profile named by $PHASELOOP_PROFILE
+  /// ("libuv-1.44" or "libuv-1.45+"), else the newest. Throws
+  /// std::system_error when the kernel objects cannot be made.
+  loop();
+  /// Makes an unopened loop; call open() before anything else.
+  explicit loop(deferred_t) noexcept;
+  /// Releases the loop's kernel objects. Handles must be closed first.
+  ~loop();
+  loop(const loop&) = delete;
+  loop& operator=(const loop&) = delete;
+
+  /// Second step of loop(deferred): 0 or a negative error code.
+  int open() noexcept;
+  /// Releases the loop's resources. errc::busy while any handle (closed
+  /// handles whose callbacks have run excepted) or request remains.
+  int close() noexcept;
+
+  /// Runs the loop in `mode`. Returns non-zero when the loop is still alive
+  /// (something would make a further run do work), 0 otherwise.
+  int run(run_mode mode = run_mode::default_);
+  /// Makes run() return after the current iteration. Poll will not block.
+  void stop() noexcept { stop_flag_ = true; }
+  /// True when active referenced handles, requests in flight, pending
+  /// callbacks or closing handles remain.
+  bool alive() const noexcept;
+
+  /// Cached loop time in ms (monotonic clock), updated at the points libuv
+  /// updates it: run() entry when not alive, each iteration, after poll.
+  std::uint64_t now() const noexcept { return time_; }
+  /// Refreshes the cached loop time.
+  void update_time() noexcept;
+  /// Monotonic high-resolution time in ns. Any thread.
+  static std::uint64_t hrtime() noexcept;
+
+  /// The poller's fd (epoll), which becomes readable when the loop has work.
+  int backend_fd() const noexcept { return poller_.fd(); }
+  /// The timeout (ms, -1: infinite) the poll phase would use now.
+  int backend_timeout() const noexcept;
+
+  /// Calls `cb` for every handle of the loop, closing ones included, in the
+  /// order they were created; the loop's internal handles are skipped.
+  void walk(walk_cb cb, void* arg);
+  /// Number of active referenced handles (what keeps the loop alive).
+  unsigned active_handles() const noexcept { return active_handles_; }
+  /// Number of requests in flight.
+  unsigned active_requests() const noexcept { return active_reqs_; }
+  /// Iterations started so far (1-based once running).
+  std::uint64_t iteration() const noexcept { return iteration_; }
+
+  /// The phase order this loop follows.
+  phaseloop::profile order() const noexcept { return profile_; }
+  /// Chooses the phase order; may be changed between runs.
+  void set_order(phaseloop::profile p) noexcept { profile_ = p; }
+
+  /// Attaches a hook (see hooks.hpp). The hook must outlive its attachment.
+  void add_hook(hook& h) noexcept;
+  /// Detaches a hook; safe from inside a hook call.
+  void remove_hook(hook& h) noexcept;
+  /// True when at least one hook is attached.
+  bool hooked() const noexcept { return !hooks_.empty(); }
+
+  /// Blocks `signum` while the poll phase waits (libuv's
+  /// UV_LOOP_BLOCK_SIGNAL; only SIGPROF is supported, as in libuv).
+  int block_signal(int signum) noexcept;
+  /// Starts measuring the time poll spends waiting (UV_METRICS_IDLE_TIME).
+  void enable_idle_time_metric() noexcept { idle_metric_ = true; }
+  /// Nanoseconds poll has spent waiting since enable_idle_time_metric().
+  std::uint64_t idle_time() const noexcept { return idle_time_ns_; }
+
+  /// The process-wide default loop, built on first use. Never destroyed
+  /// unless close_default() is called.
+  static loop& default_loop();
+  /// As default_loop(), but nullptr when it cannot be opened.
+  static loop* default_loop_or_null() noexcept;
+
+ private:
+  friend class handle;
+  friend class timer;
+  template <handle_type>
+  friend class phase_handle;
+  friend class async;
+  friend class signal;
+  friend class work;
+  friend class detail::threadpool;
+  friend struct detail::signal_registry;
+  friend struct detail::loop_access;
+
+  using handle_list = detail::ilist<handle, &handle::all_>;
+  using watcher_list = detail::ilist<detail::io_watcher, &detail::io_watcher::pending>;
+
+  // The phases. `H` is true when hooks are attached: each phase is compiled
+  // with and without hook calls so that an unhooked loop pays nothing.
+  template <bool H> void run_timers_(bool before_loop);
+  template <bool H> bool run_pending_();
+  template <bool H, handle_type K> void run_phase_list_(typename phase_handle<K>::list& l);
+  template <bool H> void run_poll_(int timeout);
+  template <bool H> void run_closing_();
+  template <bool H, class F>
+  void callback_(phase p, callback_kind k, handle* h, req* r, F&& f);
+  void phase_hook_(bool enter, phase p, bool before_loop, int timeout);
+
+  // A callback made from the poll phase (async, signal, threadpool): hooks
+  // are tested per callback there. Defined in src/core/loop_impl.hpp.
+  template <class F>
+  void poll_callback_(callback_kind k, handle* h, req* r, F&& f);
+
+  void make_close_pending_(handle& h) noexcept;
+  int poll_timeout_() const noexcept;
+  template <bool H> void dispatch_io_(detail::io_watcher& w, unsigned events);
+
+  template <handle_type K>
+  typename phase_handle<K>::list& phase_list_() noexcept {
+    if constexpr (K == handle_type::idle) return idles_;
+    else if constexpr (K == handle_type::prepare) return prepares_;
+    else return checks_;
+  }
+
+  // Internal handles and watchers.
+  static void async_io_(loop& l, detail::io_watcher& w, unsigned events);
+  static void signal_io_(loop& l, detail::io_watcher& w, unsigned events);
+  static void work_done_(async* a);
+  int ensure_signal_pipe_() noexcept;
+  void wake_() noexcept;  // any thread: makes poll return
+  async& wq_async_() noexcept { return *reinterpret_cast<async*>(wq_async_mem_); }
+
+  bool stop_flag_ = false;
+  bool open_ = false;
+  bool idle_metric_ = false;
+  bool block_sigprof_ = false;
+  phaseloop::profile profile_ = profile::newest;
+  std::uint64_t time_ = 0;
+  std::uint64_t iteration_ = 0;
+  std::uint64_t idle_time_ns_ = 0;
+
+  handle_list handles_;              // every handle, in creation order
+  handle* closing_ = nullptr;        // LIFO list of closing handles
+  timer::heap timers_;               // active timers by (due, start sequence)
+  std::uint64_t timer_seq_ = 0;      // start sequence counter
+  idle::list idles_;
+  prepare::list prepares_;
+  check::list checks_;
+  async::list asyncs_;               // in init order
+  watcher_list pending_;             // deferred I/O callbacks
+  hook::list hooks_;
+
+  detail::poller poller_;
+  detail::io_watcher async_watcher_;   // eventfd: async sends, threadpool
+  detail::io_watcher signal_watcher_;  // read end of the signal pipe
+  int signal_pipe_write_ = -1;
+
+  std::mutex wq_mutex_;                // guards wq_done_
+  work::list wq_done_;                 // finished work, for the poll phase
+  alignas(async) unsigned char wq_async_mem_[sizeof(async)];
+};
+
+}  // namespace phaseloop

@@ -1,0 +1,36 @@
+#pragma once
+/// The base of every request: a one-shot operation whose completion callback
+/// runs on the loop's thread. While a request is in flight it keeps its loop
+/// alive. Its memory belongs to the caller and must stay valid until the
+/// completion callback has run.
+
+#include "phaseloop/types.hpp"
+
+namespace phaseloop {
+
+namespace detail {
+struct loop_access;
+}
+
+class req {
+ public:
+  /// Free for the user; phaseloop never reads it. (libuv: `data`, offset 0.)
+  void* data = nullptr;
+
+  req(const req&) = delete;
+  req& operator=(const req&) = delete;
+
+  /// What kind of request this is. (libuv: `type`, offset 8.)
+  req_type type() const noexcept { return type_; }
+
+ protected:
+  explicit req(req_type t) noexcept : type_(t) {}
+  ~req() = default;
+
+  friend struct detail::loop_access;
+  req_type type_;
+  // libuv reserves six pointers here; C programs see them as `reserved`.
+  void* reserved_[6] = {};
+};
+
+}  // namespace phaseloop

@@ -1,0 +1,60 @@
+#pragma once
+/// Signal handles: run a callback on the loop's thread when the process
+/// receives a signal. The process-wide handler only writes a note to the
+/// loop's signal pipe; callbacks run in the poll phase, after the other
+/// I/O callbacks of the same poll.
+///
+/// Several handles may watch one signal, on one loop or several; each gets
+/// the callback. A one-shot handle stops itself before its callback runs,
+/// and the signal's default disposition is restored once it is caught.
+
+#include "phaseloop/handle.hpp"
+
+namespace phaseloop {
+
+class signal;
+/// Runs in the poll phase, on the loop's thread, with the signal number.
+using signal_cb = void (*)(signal*, int signum);
+
+class signal : public handle {
+ public:
+  /// Joins `l` as an inactive handle. Loop thread only.
+  explicit signal(phaseloop::loop& l) noexcept;
+
+  /// Starts watching `signum` (restarting if watching another). errc::invalid
+  /// for a signal number out of range or a closing handle.
+  int start(signal_cb cb, int signum) noexcept;
+  /// As start(), but stops after the first delivery.
+  int start_oneshot(signal_cb cb, int signum) noexcept;
+  /// Stops watching. Always succeeds.
+  int stop() noexcept;
+  /// The signal being watched, 0 if none. (libuv: `signum`.)
+  int signum() const noexcept { return signum_; }
+
+ private:
+  friend class phaseloop::loop;
+  friend class phaseloop::handle;
+  friend struct detail::loop_access;
+  friend struct detail::signal_registry;
+  int start_watch_(signal_cb cb, int signum, bool oneshot) noexcept;
+  void close_() noexcept { stop(); }
+  // A close must wait until every signal noted in the pipe for this handle
+  // has been read back, or the reader would touch a finished handle.
+  bool has_undelivered_() const noexcept { return caught_ != dispatched_; }
+
+  enum : std::uint32_t { oneshot_flag = type_flag_1 };
+
+  // Ordered so that signum_ sits at offset 104, where C programs read
+  // libuv's public `signum`.
+  signal_cb cb_ = nullptr;
+  detail::link<signal> node_; // the process-wide list of watchers of signum_
+  unsigned caught_ = 0;       // notes written by the handler (under its lock)
+  unsigned dispatched_ = 0;   // notes read by the loop
+  int signum_ = 0;
+
+ public:
+  /// The process-wide watcher list type (an implementation detail).
+  using list = detail::ilist<signal, &signal::node_>;
+};
+
+}  // namespace phaseloop

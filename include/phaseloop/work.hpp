@@ -1,0 +1,50 @@
+#pragma once
+/// Threadpool work: run a function on a pool thread, then a completion
+/// callback on the loop's thread (in the poll phase).
+///
+/// The pool is process-wide and shared by every loop, as libuv's: it starts
+/// on first use with UV_THREADPOOL_SIZE threads (default 4, at most 1024;
+/// 0 means 1). Work runs in submission order (FIFO) as threads free up.
+
+#include "phaseloop/detail/ilist.hpp"
+#include "phaseloop/request.hpp"
+
+namespace phaseloop {
+
+class work;
+/// Runs on a pool thread. It must not touch the loop.
+using work_cb = void (*)(work*);
+/// Runs in the poll phase on the loop's thread; status is 0, or
+/// errc::canceled when cancel() took the request before it started.
+using after_work_cb = void (*)(work*, int status);
+
+class work : public req {
+ public:
+  work() noexcept : req(req_type::work) {}
+
+  /// Queues `fn` on the pool; `after` (may be null) runs on the loop when it
+  /// is done. errc::invalid when `fn` is null. Loop thread only.
+  int queue(phaseloop::loop& l, work_cb fn, after_work_cb after) noexcept;
+  /// Cancels a request that has not started running: its after callback
+  /// then gets errc::canceled. errc::busy when it is running or done.
+  /// Loop thread only.
+  int cancel() noexcept;
+  /// The loop this request was queued on. (libuv: `loop`, offset 64.)
+  phaseloop::loop* owner() const noexcept { return loop_; }
+
+ private:
+  friend class phaseloop::loop;
+  friend class detail::threadpool;
+  friend struct detail::loop_access;
+  phaseloop::loop* loop_ = nullptr;  // offset 64
+  work_cb work_cb_ = nullptr;        // offset 72
+  after_work_cb after_cb_ = nullptr; // offset 80
+  detail::link<work> node_;          // pool queue, then the loop's done queue
+  int state_ = 0;                    // queued / running / done / canceled
+
+ public:
+  /// Queue type used by the pool and the loop (an implementation detail).
+  using list = detail::ilist<work, &work::node_>;
+};
+
+}  // namespace phaseloop

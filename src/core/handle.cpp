@@ -1,0 +1,58 @@
+// Handle bookkeeping shared by every handle type: joining the loop, the
+// active/ref accounting that decides whether the loop is alive, and close().
+
+#include "phaseloop/loop.hpp"
+
+namespace phaseloop {
+
+handle::handle(phaseloop::loop& l, handle_type t) noexcept
+    : loop_(&l), type_(t), flags_(ref_flag), close_cb_(nullptr), next_closing_(nullptr) {
+  l.handles_.push_back(*this);
+}
+
+// The loop counts handles that are both active and referenced; closing
+// handles were stopped by close() and no longer count either way.
+void handle::start_() noexcept {
+  if (flags_ & active_flag) return;
+  flags_ |= active_flag;
+  if (flags_ & ref_flag) loop_->active_handles_++;
+}
+
+void handle::stop_() noexcept {
+  if (!(flags_ & active_flag)) return;
+  flags_ &= ~active_flag;
+  if (flags_ & ref_flag) loop_->active_handles_--;
+}
+
+void handle::ref() noexcept {
+  if (flags_ & ref_flag) return;
+  flags_ |= ref_flag;
+  if (flags_ & (closing_flag | closed_flag)) return;
+  if (flags_ & active_flag) loop_->active_handles_++;
+}
+
+void handle::unref() noexcept {
+  if (!(flags_ & ref_flag)) return;
+  flags_ &= ~ref_flag;
+  if (flags_ & (closing_flag | closed_flag)) return;
+  if (flags_ & active_flag) loop_->active_handles_--;
+}
+
+int handle::close(close_cb cb) noexcept {
+  if (flags_ & (closing_flag | closed_flag)) return errc::invalid;
+  flags_ |= closing_flag;
+  close_cb_ = cb;
+  switch (type_) {
+    case handle_type::timer: static_cast<timer*>(this)->close_(); break;
+    case handle_type::idle: static_cast<idle*>(this)->close_(); break;
+    case handle_type::prepare: static_cast<prepare*>(this)->close_(); break;
+    case handle_type::check: static_cast<check*>(this)->close_(); break;
+    case handle_type::async: static_cast<async*>(this)->close_(); break;
+    case handle_type::signal: static_cast<signal*>(this)->close_(); break;
+    default: stop_(); break;
+  }
+  loop_->make_close_pending_(*this);
+  return 0;
+}
+
+}  // namespace phaseloop

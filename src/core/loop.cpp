@@ -1,0 +1,187 @@
+// Loop lifecycle (open, close, the default loop), time, walk, hooks, and the
+// loop's own wake-up channel (an eventfd shared by async handles and the
+// threadpool's completions).
+
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <system_error>
+
+#include "core/loop_impl.hpp"
+
+namespace phaseloop {
+
+namespace {
+
+// The loop time's clock: the coarse monotonic clock when it is precise to
+// 1 ms or better (it is much cheaper to read), else the precise one.
+clockid_t fast_clock() noexcept {
+  static const clockid_t id = [] {
+    timespec res;
+    if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0 && res.tv_sec == 0 && res.tv_nsec <= 1000000)
+      return CLOCK_MONOTONIC_COARSE;
+    return CLOCK_MONOTONIC;
+  }();
+  return id;
+}
+
+std::uint64_t clock_ns(clockid_t id) noexcept {
+  timespec t;
+  clock_gettime(id, &t);
+  return static_cast<std::uint64_t>(t.tv_sec) * 1000000000u + static_cast<std::uint64_t>(t.tv_nsec);
+}
+
+profile profile_from_env() noexcept {
+  const char* v = std::getenv("PHASELOOP_PROFILE");
+  if (v && (std::strcmp(v, "libuv-1.44") == 0 || std::strcmp(v, "1.44") == 0)) return profile::libuv_1_44;
+  return profile::newest;
+}
+
+// The default loop lives in static storage as large as libuv's uv_loop_t, so
+// that C code may treat it as one.
+constexpr std::size_t c_loop_size = 848;
+static_assert(sizeof(loop) <= c_loop_size, "loop must fit in a uv_loop_t");
+alignas(loop) unsigned char default_mem[c_loop_size];
+loop* default_ptr = nullptr;
+
+}  // namespace
+
+std::uint64_t loop::hrtime() noexcept { return clock_ns(CLOCK_MONOTONIC); }
+
+void loop::update_time() noexcept { time_ = clock_ns(fast_clock()) / 1000000; }
+
+loop::loop(deferred_t) noexcept {}
+
+loop::loop() {
+  if (int r = open(); r != 0) throw std::system_error(-r, std::generic_category(), "phaseloop::loop");
+}
+
+int loop::open() noexcept {
+  profile_ = profile_from_env();
+  update_time();
+  if (int r = poller_.open(); r != 0) return r;
+  async_watcher_.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (async_watcher_.fd < 0) {
+    int e = -errno;
+    poller_.close();
+    return e;
+  }
+  async_watcher_.cb = &loop::async_io_;
+  if (int r = poller_.watch(async_watcher_, detail::io_readable); r != 0) {
+    ::close(async_watcher_.fd);
+    poller_.close();
+    return r;
+  }
+  // The threadpool's completion channel: an internal async handle that does
+  // not keep the loop alive (pending requests do that) and that walk() hides.
+  async* wq = new (wq_async_mem_) async(*this, &loop::work_done_);
+  wq->unref();
+  wq->flags_ |= handle::internal_flag;
+  open_ = true;
+  return 0;
+}
+
+int loop::close() noexcept {
+  if (!open_) return 0;
+  if (active_reqs_ != 0) return errc::busy;
+  for (handle* h = handles_.front(); h; h = handle_list::next(*h))
+    if (!(h->flags_ & handle::internal_flag)) return errc::busy;
+  asyncs_.erase(wq_async_());
+  handles_.erase(wq_async_());
+  poller_.close();
+  ::close(async_watcher_.fd);
+  async_watcher_.fd = -1;
+  if (signal_watcher_.fd >= 0) {
+    ::close(signal_watcher_.fd);
+    ::close(signal_pipe_write_);
+    signal_watcher_.fd = signal_pipe_write_ = -1;
+  }
+  open_ = false;
+  if (this == default_ptr) default_ptr = nullptr;
+  return 0;
+}
+
+loop::~loop() {
+  if (!open_) return;
+  // Handles still registered are abandoned; release what the loop owns.
+  poller_.close();
+  if (async_watcher_.fd >= 0) ::close(async_watcher_.fd);
+  if (signal_watcher_.fd >= 0) {
+    ::close(signal_watcher_.fd);
+    ::close(signal_pipe_write_);
+  }
+  if (this == default_ptr) default_ptr = nullptr;
+}
+
+loop& loop::default_loop() {
+  if (loop* l = default_loop_or_null()) return *l;
+  throw std::system_error(errno, std::generic_category(), "phaseloop default loop");
+}
+
+loop* loop::default_loop_or_null() noexcept {
+  if (default_ptr) return default_ptr;
+  loop* l = new (default_mem) loop(deferred);
+  if (l->open() != 0) return nullptr;
+  default_ptr = l;
+  return l;
+}
+
+void loop::walk(walk_cb cb, void* arg) {
+  // Move the list aside so that handles made or finished by `cb` do not
+  // disturb the walk; every visited handle goes back in order first.
+  handle_list rest;
+  rest.splice_back(handles_);
+  while (handle* h = rest.pop_front()) {
+    handles_.push_back(*h);
+    if (!(h->flags_ & handle::internal_flag)) cb(h, arg);
+  }
+}
+
+void loop::add_hook(hook& h) noexcept {
+  if (!hook::list::linked(h)) hooks_.push_back(h);
+}
+
+void loop::remove_hook(hook& h) noexcept {
+  if (hooks_.contains(h)) hooks_.erase(h);
+}
+
+int loop::block_signal(int signum) noexcept {
+  if (signum != SIGPROF) return errc::invalid;
+  block_sigprof_ = true;
+  return 0;
+}
+
+void loop::wake_() noexcept {
+  const std::uint64_t one = 1;
+  for (;;) {
+    ssize_t r = ::write(async_watcher_.fd, &one, sizeof one);
+    if (r == sizeof one) return;
+    if (r < 0 && errno == EINTR) continue;
+    return;  // EAGAIN: the counter is saturated, the loop will wake anyway
+  }
+}
+
+void loop::async_io_(loop& l, detail::io_watcher& w, unsigned) {
+  std::uint64_t count;
+  while (::read(w.fd, &count, sizeof count) < 0 && errno == EINTR) {
+  }
+  // Visit every async handle in init order; each goes back to the live list
+  // before its callback, so closes and inits during the pass are safe.
+  async::list pass;
+  pass.splice_back(l.asyncs_);
+  while (async* a = pass.pop_front()) {
+    l.asyncs_.push_back(*a);
+    if (!a->take_pending_() || a->cb_ == nullptr) continue;
+    if (a->flags_ & handle::internal_flag)
+      a->cb_(a);
+    else
+      l.poll_callback_(callback_kind::async, a, nullptr, [a] { a->cb_(a); });
+  }
+}
+
+}  // namespace phaseloop

@@ -1,0 +1,276 @@
+// loop::run and the phases it calls, in libuv's order.
+//
+// run() only calls phases; each phase is a template on whether hooks are
+// attached, so an unhooked loop pays one predictable branch per phase.
+
+#include <climits>
+#include <cstdlib>
+#include <type_traits>
+
+#include "core/loop_impl.hpp"
+
+namespace phaseloop {
+
+namespace {
+
+// Picks the hooked or unhooked instantiation of a phase.
+template <class F>
+inline void with_hooks(bool hooked, F&& f) {
+  if (!hooked) [[likely]]
+    f(std::false_type{});
+  else
+    f(std::true_type{});
+}
+
+}  // namespace
+
+int loop::run(run_mode mode) {
+  bool alive_now = alive();
+  if (!alive_now) update_time();
+
+  const bool newest = profile_ != profile::libuv_1_44;
+
+  // libuv >= 1.45 kept one timers pass before the first iteration of a
+  // DEFAULT run, so that code written for the old order still sees due
+  // timers first (>= 1.46 skips it when the loop is not alive or stopped).
+  if (newest && mode == run_mode::default_ && alive_now && !stop_flag_) {
+    update_time();
+    with_hooks(hooked(), [&](auto h) { run_timers_<h.value>(true); });
+  }
+
+  while (alive_now && !stop_flag_) {
+    ++iteration_;
+    if (!newest) {
+      update_time();
+      with_hooks(hooked(), [&](auto h) { run_timers_<h.value>(false); });
+    }
+
+    // Poll may only block if nothing was runnable before the pending and
+    // idle phases ran (ONCE must not sleep past pending work).
+    const bool can_sleep = pending_.empty() && idles_.empty();
+
+    with_hooks(hooked(), [&](auto h) { run_pending_<h.value>(); });
+    with_hooks(hooked(), [&](auto h) { run_phase_list_<h.value, handle_type::idle>(idles_); });
+    with_hooks(hooked(), [&](auto h) { run_phase_list_<h.value, handle_type::prepare>(prepares_); });
+
+    int timeout = 0;
+    if ((mode == run_mode::once && can_sleep) || mode == run_mode::default_)
+      timeout = poll_timeout_();
+    with_hooks(hooked(), [&](auto h) { run_poll_<h.value>(timeout); });
+
+    // Callbacks that poll deferred (write completions and the like) run a
+    // bounded number of extra passes so that they cannot starve the loop.
+    for (int i = 0; i < 8 && !pending_.empty(); i++)
+      with_hooks(hooked(), [&](auto h) { run_pending_<h.value>(); });
+
+    with_hooks(hooked(), [&](auto h) { run_phase_list_<h.value, handle_type::check>(checks_); });
+    with_hooks(hooked(), [&](auto h) { run_closing_<h.value>(); });
+
+    // 1.44 runs timers again at the end of a ONCE iteration to guarantee
+    // progress; >= 1.45 runs them here in every mode, after poll.
+    if (newest || mode == run_mode::once) {
+      update_time();
+      with_hooks(hooked(), [&](auto h) { run_timers_<h.value>(false); });
+    }
+
+    alive_now = alive();
+    if (mode == run_mode::once || mode == run_mode::nowait) break;
+  }
+
+  // A conditional store: does not dirty the cache line when not stopped.
+  if (stop_flag_) stop_flag_ = false;
+  return alive_now ? 1 : 0;
+}
+
+bool loop::alive() const noexcept {
+  return active_handles_ > 0 || active_reqs_ > 0 || !pending_.empty() || closing_ != nullptr;
+}
+
+int loop::poll_timeout_() const noexcept {
+  if (stop_flag_) return 0;
+  if (active_handles_ == 0 && active_reqs_ == 0) return 0;
+  if (!pending_.empty() || !idles_.empty() || closing_ != nullptr) return 0;
+  const timer* t = timers_.top();
+  if (t == nullptr) return -1;
+  if (t->due_ <= time_) return 0;
+  std::uint64_t diff = t->due_ - time_;
+  return diff > INT_MAX ? INT_MAX : static_cast<int>(diff);
+}
+
+int loop::backend_timeout() const noexcept { return poll_timeout_(); }
+
+// ---- hooks ---------------------------------------------------------------
+
+void loop::phase_hook_(bool enter, phase p, bool before_loop, int timeout) {
+  const phase_event e{p, before_loop, iteration_, time_, timeout};
+  for (hook* k = hooks_.front(); k;) {
+    hook* next = hook::list::next(*k);  // the hook may detach itself
+    if (enter) k->phase_enter(*this, e); else k->phase_exit(*this, e);
+    k = next;
+  }
+}
+
+// ---- timers --------------------------------------------------------------
+
+template <bool H>
+void loop::run_timers_(bool before_loop) {
+  if constexpr (H) phase_hook_(true, phase::timers, before_loop, 0);
+  auto fire = [this](timer* t) {
+    t->again();  // a repeating timer is re-armed before its callback runs
+    callback_<H>(phase::timers, callback_kind::timer, t, nullptr, [t] { t->cb_(t); });
+  };
+  if (profile_ == profile::libuv_1_44) {
+    // 1.44 takes one due timer at a time, so a timer re-armed with timeout 0
+    // inside its callback runs again in the same pass.
+    for (timer* t; (t = timers_.top()) != nullptr && t->due_ <= time_;) {
+      t->stop();
+      fire(t);
+    }
+  } else {
+    // >= 1.48 collects every expired timer first, then runs them: a timer
+    // re-armed during the pass waits for the next one.
+    timer::ready_list ready;
+    for (timer* t; (t = timers_.top()) != nullptr && t->due_ <= time_;) {
+      t->stop();
+      ready.push_back(*t);
+    }
+    while (timer* t = ready.pop_front()) fire(t);
+  }
+  if constexpr (H) phase_hook_(false, phase::timers, before_loop, 0);
+}
+
+// ---- pending -------------------------------------------------------------
+
+template <bool H>
+bool loop::run_pending_() {
+  if constexpr (H) phase_hook_(true, phase::pending, false, 0);
+  // The queue is moved aside first: what is queued during the pass waits.
+  watcher_list queue;
+  queue.splice_back(pending_);
+  const bool ran = !queue.empty();
+  while (detail::io_watcher* w = queue.pop_front())
+    callback_<H>(phase::pending, callback_kind::pending, nullptr, nullptr,
+                 [&] { w->cb(*this, *w, detail::io_writable); });
+  if constexpr (H) phase_hook_(false, phase::pending, false, 0);
+  return ran;
+}
+
+// ---- idle, prepare, check ------------------------------------------------
+
+template <bool H, handle_type K>
+void loop::run_phase_list_(typename phase_handle<K>::list& list) {
+  constexpr phase p = K == handle_type::idle      ? phase::idle
+                      : K == handle_type::prepare ? phase::prepare
+                                                  : phase::check;
+  constexpr callback_kind kind = K == handle_type::idle      ? callback_kind::idle
+                                 : K == handle_type::prepare ? callback_kind::prepare
+                                                             : callback_kind::check;
+  if constexpr (H) phase_hook_(true, p, false, 0);
+  // Set the list aside; each handle goes back to the live list just before
+  // its callback, so handles started during the pass wait for the next one.
+  typename phase_handle<K>::list pass;
+  pass.splice_back(list);
+  while (phase_handle<K>* h = pass.pop_front()) {
+    list.push_back(*h);
+    callback_<H>(p, kind, h, nullptr, [h] { h->cb_(h); });
+  }
+  if constexpr (H) phase_hook_(false, p, false, 0);
+}
+
+// ---- poll ----------------------------------------------------------------
+
+template <bool H>
+void loop::dispatch_io_(detail::io_watcher& w, unsigned events) {
+  w.cb(*this, w, events);
+}
+
+template <bool H>
+void loop::run_poll_(int timeout) {
+  if constexpr (H) phase_hook_(true, phase::poll, false, timeout);
+
+  constexpr int max_events = 1024;
+  detail::io_event events[max_events];
+  const std::uint64_t base = time_;
+  int remaining = timeout;
+  int full_batches = 48;  // bound on back-to-back re-polls of a full buffer
+
+  for (;;) {
+    const std::uint64_t wait_start = (idle_metric_ && timeout != 0) ? hrtime() : 0;
+    int n = poller_.wait(timeout, events, max_events, block_sigprof_);
+    if (wait_start != 0) idle_time_ns_ += hrtime() - wait_start;
+    update_time();
+
+    if (n < 0 && n != -EINTR) std::abort();  // the poller fd itself is broken
+    if (n > 0) {
+      bool have_signals = false;
+      int delivered = 0;
+      for (int i = 0; i < n; i++) {
+        detail::io_watcher* w = poller_.watcher(events[i].fd);
+        if (w == nullptr) continue;  // unwatched by an earlier callback
+        unsigned ev = events[i].events & (w->wanted | detail::io_error | detail::io_hangup);
+        // An error or hang-up alone is reported as the events the watcher
+        // asked for, so that a reader sees its read fail.
+        if (ev == detail::io_error || ev == detail::io_hangup)
+          ev |= w->wanted & (detail::io_readable | detail::io_writable |
+                             detail::io_read_hangup | detail::io_priority);
+        if (ev == 0) continue;
+        // Signals are dispatched after every other callback of the batch.
+        if (w == &signal_watcher_) have_signals = true;
+        else dispatch_io_<H>(*w, ev);
+        delivered++;
+      }
+      poller_.end_batch();
+      if (have_signals) {
+        dispatch_io_<H>(signal_watcher_, detail::io_readable);
+        break;  // let the loop cycle now
+      }
+      if (delivered != 0) {
+        if (n == max_events && --full_batches != 0) {
+          timeout = 0;
+          continue;
+        }
+        break;
+      }
+    }
+    // Nothing delivered: a timeout of 0 ends the phase, -1 waits again, a
+    // positive one waits for what is left of it.
+    if (timeout == 0) break;
+    if (timeout == -1) continue;
+    const std::uint64_t spent = time_ - base;
+    if (spent >= static_cast<std::uint64_t>(remaining)) break;
+    timeout = remaining - static_cast<int>(spent);
+  }
+
+  if constexpr (H) phase_hook_(false, phase::poll, false, timeout);
+}
+
+// ---- closing -------------------------------------------------------------
+
+template <bool H>
+void loop::run_closing_() {
+  if constexpr (H) phase_hook_(true, phase::closing, false, 0);
+  handle* p = closing_;
+  closing_ = nullptr;
+  while (p) {
+    handle* next = p->next_closing_;
+    // A signal handle with notes still in the pipe goes back on the list;
+    // the poll phase must read them before the handle may be finished.
+    if (p->type_ == handle_type::signal && static_cast<signal*>(p)->has_undelivered_()) {
+      make_close_pending_(*p);
+    } else {
+      p->flags_ = (p->flags_ & ~handle::ref_flag) | handle::closed_flag;
+      handles_.erase(*p);
+      if (close_cb cb = p->close_cb_)
+        callback_<H>(phase::closing, callback_kind::close, p, nullptr, [p, cb] { cb(p); });
+    }
+    p = next;
+  }
+  if constexpr (H) phase_hook_(false, phase::closing, false, 0);
+}
+
+void loop::make_close_pending_(handle& h) noexcept {
+  h.next_closing_ = closing_;
+  closing_ = &h;
+}
+
+}  // namespace phaseloop

@@ -1,0 +1,138 @@
+// The threadpool: process-wide, started on first use, shared by all loops
+// (as libuv's). Workers take requests FIFO; a finished request goes on its
+// loop's done queue and the loop's internal async handle wakes the loop,
+// which runs the completion callbacks in its poll phase.
+
+#include <cstdlib>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "core/loop_impl.hpp"
+
+namespace phaseloop::detail {
+
+class threadpool {
+ public:
+  enum state : int { queued = 1, running = 2, done = 3, canceled = 4 };
+
+  static threadpool& get() {
+    // Built once and never destroyed: workers may still be running user
+    // work when static destructors run at exit.
+    static threadpool* pool = new threadpool(size_from_env());
+    return *pool;
+  }
+
+  void post(work& w) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    w.state_ = queued;
+    queue_.push_back(w);
+    if (idle_ > 0) cond_.notify_one();
+  }
+
+  // Takes `w` off the queue if no worker has started it.
+  bool cancel(work& w) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (w.state_ != queued || !queue_.contains(w)) return false;
+    queue_.erase(w);
+    w.state_ = canceled;
+    return true;
+  }
+
+  static void complete(work& w) {
+    loop& l = *w.loop_;
+    {
+      std::lock_guard<std::mutex> lock(l.wq_mutex_);
+      l.wq_done_.push_back(w);
+    }
+    l.wq_async_().send();
+  }
+
+ private:
+  static unsigned size_from_env() {
+    unsigned n = 4;
+    if (const char* v = std::getenv("UV_THREADPOOL_SIZE")) n = static_cast<unsigned>(std::atoi(v));
+    if (n == 0) n = 1;
+    if (n > 1024) n = 1024;
+    return n;
+  }
+
+  explicit threadpool(unsigned n) {
+    threads_.reserve(n);
+    for (unsigned i = 0; i < n; i++) {
+      try {
+        threads_.emplace_back([this] { run(); });
+      } catch (...) {
+        if (threads_.empty()) std::abort();  // no thread at all: cannot work
+        break;
+      }
+    }
+  }
+
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      while (queue_.empty()) {
+        idle_++;
+        cond_.wait(lock);
+        idle_--;
+      }
+      work* w = queue_.pop_front();
+      w->state_ = running;
+      lock.unlock();
+      w->work_cb_(w);
+      complete(*w);  // state_ stays `running` until the loop takes it
+      lock.lock();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable cond_;
+  work::list queue_;
+  unsigned idle_ = 0;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace phaseloop::detail
+
+namespace phaseloop {
+
+int work::queue(phaseloop::loop& l, work_cb fn, after_work_cb after) noexcept {
+  if (fn == nullptr) return errc::invalid;
+  loop_ = &l;
+  work_cb_ = fn;
+  after_cb_ = after;
+  l.active_reqs_++;
+  try {
+    detail::threadpool::get().post(*this);
+  } catch (...) {
+    l.active_reqs_--;
+    return errc::no_memory;
+  }
+  return 0;
+}
+
+int work::cancel() noexcept {
+  if (loop_ == nullptr || !detail::threadpool::get().cancel(*this)) return errc::busy;
+  detail::threadpool::complete(*this);
+  return 0;
+}
+
+void loop::work_done_(async* a) {
+  loop& l = a->owner();
+  work::list done;
+  {
+    std::lock_guard<std::mutex> lock(l.wq_mutex_);
+    done.splice_back(l.wq_done_);
+  }
+  while (work* w = done.pop_front()) {
+    l.active_reqs_--;
+    const int status = w->state_ == detail::threadpool::canceled ? errc::canceled : 0;
+    w->state_ = detail::threadpool::done;
+    if (after_work_cb cb = w->after_cb_)
+      l.poll_callback_(callback_kind::work_done, nullptr, w, [cb, w, status] { cb(w, status); });
+  }
+}
+
+}  // namespace phaseloop

@@ -1,0 +1,101 @@
+// The Linux poller: epoll. Registration happens at watch() time, so the
+// kernel always knows what the loop wants before the poll phase waits.
+
+#include <signal.h>
+#include <sys/epoll.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "phaseloop/detail/poller.hpp"
+
+namespace phaseloop::detail {
+
+// The readiness bits are epoll's own, so events pass through unconverted.
+static_assert(unsigned{io_readable} == unsigned{EPOLLIN} && unsigned{io_writable} == unsigned{EPOLLOUT} &&
+              unsigned{io_priority} == unsigned{EPOLLPRI} && unsigned{io_error} == unsigned{EPOLLERR} &&
+              unsigned{io_hangup} == unsigned{EPOLLHUP} && unsigned{io_read_hangup} == unsigned{EPOLLRDHUP});
+
+int poller::open() noexcept {
+  fd_ = epoll_create1(EPOLL_CLOEXEC);
+  return fd_ < 0 ? -errno : 0;
+}
+
+void poller::close() noexcept {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  count_ = 0;
+  table_.clear();
+  table_.shrink_to_fit();
+}
+
+int poller::watch(io_watcher& w, unsigned events) noexcept {
+  if (w.fd < 0) return -EBADF;
+  const auto fd = static_cast<unsigned>(w.fd);
+  if (fd >= table_.size()) {
+    try {
+      table_.resize(fd + 1 > 2 * table_.size() ? fd + 1 : 2 * table_.size(), nullptr);
+    } catch (...) {
+      return -ENOMEM;
+    }
+  }
+  const unsigned want = w.wanted | events;
+  if (want == w.registered && table_[fd] == &w) return 0;
+  epoll_event e{};
+  e.events = want;
+  e.data.fd = w.fd;
+  int op = w.registered != 0 ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+  if (epoll_ctl(fd_, op, w.fd, &e) != 0) {
+    if (errno != EEXIST || epoll_ctl(fd_, EPOLL_CTL_MOD, w.fd, &e) != 0) return -errno;
+  }
+  if (table_[fd] == nullptr) count_++;
+  table_[fd] = &w;
+  w.wanted = w.registered = want;
+  return 0;
+}
+
+void poller::unwatch(io_watcher& w, unsigned events) noexcept {
+  if (w.fd < 0 || watcher(w.fd) != &w) {
+    w.wanted &= ~events;
+    return;
+  }
+  const unsigned want = w.wanted & ~events;
+  w.wanted = want;
+  if (want != 0) {
+    epoll_event e{};
+    e.events = want;
+    e.data.fd = w.fd;
+    if (epoll_ctl(fd_, EPOLL_CTL_MOD, w.fd, &e) == 0) w.registered = want;
+    return;
+  }
+  epoll_event e{};
+  epoll_ctl(fd_, EPOLL_CTL_DEL, w.fd, &e);  // fails harmlessly if fd is closed
+  w.registered = 0;
+  table_[static_cast<unsigned>(w.fd)] = nullptr;
+  count_--;
+  for (int i = 0; i < batch_n_; i++)
+    if (batch_[i].fd == w.fd) batch_[i].fd = -1;
+}
+
+int poller::wait(int timeout, io_event* out, int max, bool sigprof_blocked) noexcept {
+  // epoll_event is packed on x86-64, so events land in a raw buffer first.
+  constexpr int cap = 1024;
+  epoll_event raw[cap];
+  if (max > cap) max = cap;
+  int n;
+  if (sigprof_blocked) {
+    sigset_t mask;
+    pthread_sigmask(SIG_BLOCK, nullptr, &mask);
+    sigaddset(&mask, SIGPROF);
+    n = epoll_pwait(fd_, raw, max, timeout, &mask);
+  } else {
+    n = epoll_wait(fd_, raw, max, timeout);
+  }
+  if (n < 0) return -errno;
+  for (int i = 0; i < n; i++) out[i] = io_event{raw[i].data.fd, raw[i].events};
+  batch_ = out;
+  batch_n_ = n;
+  return n;
+}
+
+}  // namespace phaseloop::detail

@@ -1,0 +1,233 @@
+// Signal handles.
+//
+// Process side: one sigaction handler per watched signal. For each watching
+// handle (on any loop) it writes a note {handle, signum} into that handle's
+// loop's signal pipe. The per-signal watcher lists are shared by every
+// thread and by the handler, so they are guarded by a lock the handler can
+// take safely: a pipe holding one token (read to lock, write to unlock).
+// A thread that holds the lock first blocks all signals, so the handler
+// never waits for its own thread.
+//
+// Loop side: the read end of the pipe is watched by the poll phase, which
+// reads the notes back after every other callback of the batch and calls
+// the handles.
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <cstdlib>
+#include <mutex>
+
+#include "core/loop_impl.hpp"
+
+namespace phaseloop {
+
+struct detail::signal_registry {
+  struct note {
+    phaseloop::signal* h;
+    int signum;
+  };
+
+  static signal::list& watchers(int signum) {
+    static signal::list lists[NSIG];
+    return lists[signum];
+  }
+
+  static int lock_pipe[2];
+
+  static void init_once() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+      if (pipe2(lock_pipe, O_CLOEXEC) != 0) std::abort();
+      unlock();
+    });
+  }
+
+  static int lock() {
+    char token;
+    for (;;) {
+      ssize_t r = ::read(lock_pipe[0], &token, 1);
+      if (r == 1) return 0;
+      if (r < 0 && errno == EINTR) continue;
+      return -1;
+    }
+  }
+
+  static void unlock() {
+    const char token = 0;
+    while (::write(lock_pipe[1], &token, 1) < 0 && errno == EINTR) {
+    }
+  }
+
+  static void block_and_lock(sigset_t* saved) {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, saved);
+    if (lock() != 0) std::abort();
+  }
+
+  static void unlock_and_unblock(const sigset_t* saved) {
+    unlock();
+    pthread_sigmask(SIG_SETMASK, saved, nullptr);
+  }
+
+  static void handler(int signum) {
+    const int saved_errno = errno;
+    if (lock() == 0) {
+      for (signal* h = watchers(signum).front(); h; h = signal::list::next(*h)) {
+        const note n{h, signum};
+        ssize_t r;
+        do r = ::write(h->loop_->signal_pipe_write_, &n, sizeof n);
+        while (r < 0 && errno == EINTR);
+        if (r == sizeof n) h->caught_++;  // a full pipe drops the note
+      }
+      unlock();
+    }
+    errno = saved_errno;
+  }
+
+  static int install(int signum, bool oneshot) {
+    struct sigaction sa {};
+    sigfillset(&sa.sa_mask);
+    sa.sa_handler = &handler;
+    sa.sa_flags = SA_RESTART | (oneshot ? SA_RESETHAND : 0);
+    return sigaction(signum, &sa, nullptr) == 0 ? 0 : -errno;
+  }
+
+  static void uninstall(int signum) {
+    struct sigaction sa {};
+    sa.sa_handler = SIG_DFL;
+    sigaction(signum, &sa, nullptr);
+  }
+
+  // Watchers of one signal stay sorted: persistent ones before one-shot
+  // ones (so the handler's disposition follows the first), then by loop,
+  // then by handle address — the order in which their callbacks run.
+  static bool before(const signal& a, const signal& b) {
+    const bool ao = a.flags_ & signal::oneshot_flag, bo = b.flags_ & signal::oneshot_flag;
+    if (ao != bo) return bo;
+    if (a.loop_ != b.loop_) return a.loop_ < b.loop_;
+    return &a < &b;
+  }
+
+  static int add(signal& s, int signum, bool oneshot) {
+    sigset_t saved;
+    block_and_lock(&saved);
+    signal::list& l = watchers(signum);
+    signal* first = l.front();
+    // Install when nobody watched, or when a persistent watcher joins
+    // one-shot ones (whose disposition resets itself).
+    if (first == nullptr || (!oneshot && (first->flags_ & signal::oneshot_flag))) {
+      if (int r = install(signum, oneshot); r != 0) {
+        unlock_and_unblock(&saved);
+        return r;
+      }
+    }
+    s.signum_ = signum;
+    if (oneshot) s.flags_ |= signal::oneshot_flag;
+    signal* pos = l.front();
+    while (pos && before(*pos, s)) pos = signal::list::next(*pos);
+    l.insert_before(pos, s);
+    unlock_and_unblock(&saved);
+    return 0;
+  }
+
+  static void remove(signal& s) {
+    sigset_t saved;
+    block_and_lock(&saved);
+    signal::list& l = watchers(s.signum_);
+    l.erase(s);
+    const bool removed_oneshot = s.flags_ & signal::oneshot_flag;
+    if (signal* first = l.front(); first == nullptr)
+      uninstall(s.signum_);
+    else if ((first->flags_ & signal::oneshot_flag) && !removed_oneshot)
+      install(s.signum_, true);  // only one-shot watchers remain
+    unlock_and_unblock(&saved);
+    s.signum_ = 0;
+    s.flags_ &= ~signal::oneshot_flag;
+  }
+};
+
+int detail::signal_registry::lock_pipe[2] = {-1, -1};
+
+signal::signal(phaseloop::loop& l) noexcept : handle(l, handle_type::signal) {}
+
+int signal::start(signal_cb cb, int signum) noexcept { return start_watch_(cb, signum, false); }
+
+int signal::start_oneshot(signal_cb cb, int signum) noexcept { return start_watch_(cb, signum, true); }
+
+int signal::start_watch_(signal_cb cb, int signum, bool oneshot) noexcept {
+  if (is_closing() || cb == nullptr || signum <= 0 || signum >= NSIG) return errc::invalid;
+  if (signum == signum_) {  // same signal: only the callback changes
+    cb_ = cb;
+    return 0;
+  }
+  if (int r = loop_->ensure_signal_pipe_(); r != 0) return r;
+  detail::signal_registry::init_once();
+  if (signum_ != 0) stop();
+  if (int r = detail::signal_registry::add(*this, signum, oneshot); r != 0) return r;
+  cb_ = cb;
+  start_();
+  return 0;
+}
+
+int signal::stop() noexcept {
+  if (signum_ == 0) return 0;
+  detail::signal_registry::remove(*this);
+  stop_();
+  return 0;
+}
+
+int loop::ensure_signal_pipe_() noexcept {
+  if (signal_watcher_.fd >= 0) return 0;
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) return -errno;
+  signal_watcher_.fd = fds[0];
+  signal_watcher_.cb = &loop::signal_io_;
+  signal_pipe_write_ = fds[1];
+  if (int r = poller_.watch(signal_watcher_, detail::io_readable); r != 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    signal_watcher_.fd = signal_pipe_write_ = -1;
+    return r;
+  }
+  return 0;
+}
+
+void loop::signal_io_(loop& l, detail::io_watcher& w, unsigned) {
+  using note = detail::signal_registry::note;
+  constexpr std::size_t batch = 32;
+  alignas(note) unsigned char buf[sizeof(note) * batch];
+  std::size_t have = 0;
+  for (;;) {
+    const std::size_t space = sizeof buf - have;
+    ssize_t r = ::read(w.fd, buf + have, space);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return;  // EAGAIN: drained (a partial note cannot stay: writes are atomic)
+    }
+    if (r == 0) return;
+    have += static_cast<std::size_t>(r);
+    const std::size_t whole = have / sizeof(note);
+    for (std::size_t i = 0; i < whole; i++) {
+      note n;
+      std::memcpy(&n, buf + i * sizeof(note), sizeof n);
+      signal* h = n.h;
+      // A handle stopped (or restarted on another signal) since the note
+      // was written does not get the callback, but the note still counts.
+      if (n.signum == h->signum_)
+        l.poll_callback_(callback_kind::signal, h, nullptr, [h] { h->cb_(h, h->signum_); });
+      h->dispatched_++;
+      if (h->flags_ & signal::oneshot_flag) h->stop();
+    }
+    const std::size_t used = whole * sizeof(note);
+    std::memmove(buf, buf + used, have - used);
+    have -= used;
+    if (static_cast<std::size_t>(r) < space) return;  // the pipe is drained
+  }
+}
+
+}  // namespace phaseloop
