@@ -97,7 +97,9 @@ int loop::poll_timeout_() const noexcept {
   return diff > INT_MAX ? INT_MAX : static_cast<int>(diff);
 }
 
-int loop::backend_timeout() const noexcept { return poll_timeout_(); }
+// Until the poll phase has told the kernel about every watched fd, waiting
+// on the backend fd from outside could miss events: report 0 (as libuv).
+int loop::backend_timeout() const noexcept { return poller_.has_changes() ? 0 : poll_timeout_(); }
 
 // ---- hooks ---------------------------------------------------------------
 
@@ -187,6 +189,13 @@ void loop::dispatch_io_(detail::io_watcher& w, unsigned events) {
 template <bool H>
 void loop::run_poll_(int timeout) {
   if constexpr (H) phase_hook_(true, phase::poll, false, timeout);
+
+  // A watcher the kernel refuses gets its callback with an error event.
+  poller_.flush(
+      [](detail::io_watcher& w, int, void* self) {
+        static_cast<loop*>(self)->dispatch_io_<H>(w, detail::io_error);
+      },
+      this);
 
   constexpr int max_events = 1024;
   detail::io_event events[max_events];

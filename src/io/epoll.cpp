@@ -39,37 +39,45 @@ int poller::watch(io_watcher& w, unsigned events) noexcept {
       return -ENOMEM;
     }
   }
-  const unsigned want = w.wanted | events;
-  if (want == w.registered && table_[fd] == &w) return 0;
-  epoll_event e{};
-  e.events = want;
-  e.data.fd = w.fd;
-  int op = w.registered != 0 ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
-  if (epoll_ctl(fd_, op, w.fd, &e) != 0) {
-    if (errno != EEXIST || epoll_ctl(fd_, EPOLL_CTL_MOD, w.fd, &e) != 0) return -errno;
-  }
+  w.wanted |= events;
   if (table_[fd] == nullptr) count_++;
   table_[fd] = &w;
-  w.wanted = w.registered = want;
+  if (w.wanted != w.registered && !decltype(changes_)::linked(w)) changes_.push_back(w);
   return 0;
 }
 
-void poller::unwatch(io_watcher& w, unsigned events) noexcept {
-  if (w.fd < 0 || watcher(w.fd) != &w) {
-    w.wanted &= ~events;
-    return;
-  }
-  const unsigned want = w.wanted & ~events;
-  w.wanted = want;
-  if (want != 0) {
+void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
+  while (io_watcher* w = changes_.pop_front()) {
+    if (w->wanted == w->registered) continue;
     epoll_event e{};
-    e.events = want;
-    e.data.fd = w.fd;
-    if (epoll_ctl(fd_, EPOLL_CTL_MOD, w.fd, &e) == 0) w.registered = want;
+    e.events = w->wanted;
+    e.data.fd = w->fd;
+    int op = w->registered != 0 ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+    if (epoll_ctl(fd_, op, w->fd, &e) != 0 &&
+        (errno != EEXIST || epoll_ctl(fd_, EPOLL_CTL_MOD, w->fd, &e) != 0)) {
+      const int err = errno;
+      table_[static_cast<unsigned>(w->fd)] = nullptr;
+      count_--;
+      w->wanted = w->registered = 0;
+      failed(*w, -err, arg);
+      continue;
+    }
+    w->registered = w->wanted;
+  }
+}
+
+void poller::unwatch(io_watcher& w, unsigned events) noexcept {
+  w.wanted &= ~events;
+  if (w.fd < 0 || watcher(w.fd) != &w) return;
+  if (w.wanted != 0) {
+    if (w.wanted != w.registered && !decltype(changes_)::linked(w)) changes_.push_back(w);
     return;
   }
-  epoll_event e{};
-  epoll_ctl(fd_, EPOLL_CTL_DEL, w.fd, &e);  // fails harmlessly if fd is closed
+  decltype(changes_)::unlink(w);
+  if (w.registered != 0) {
+    epoll_event e{};
+    epoll_ctl(fd_, EPOLL_CTL_DEL, w.fd, &e);  // fails harmlessly if fd is closed
+  }
   w.registered = 0;
   table_[static_cast<unsigned>(w.fd)] = nullptr;
   count_--;

@@ -2,6 +2,10 @@
 /// The I/O poller behind the poll phase, in the project's own terms: watch an
 /// fd for events, unwatch it, wait for readiness. One implementation per
 /// backend (src/io/epoll.cpp on Linux); the loop never speaks epoll.
+///
+/// As in libuv, watching is deferred: watch() records what is wanted and
+/// queues the watcher; the kernel learns of it when the poll phase next
+/// waits (flush). Unwatching an fd entirely takes effect at once.
 
 #include <cstdint>
 #include <vector>
@@ -33,6 +37,7 @@ struct io_watcher {
   unsigned wanted = 0;      ///< events asked for
   unsigned registered = 0;  ///< events the kernel is watching
   link<io_watcher> pending; ///< the loop's pending queue
+  link<io_watcher> change;  ///< the poller's queue of registrations to make
 };
 
 /// A ready fd as returned by wait().
@@ -56,8 +61,14 @@ class poller {
   /// Number of fds watched.
   unsigned count() const noexcept { return count_; }
 
-  /// Adds `events` to what `w` (whose fd is set) is watched for.
+  /// Adds `events` to what `w` (whose fd is set) is watched for; the kernel
+  /// is told at the next flush(). errc for a bad fd or no memory.
   int watch(io_watcher& w, unsigned events) noexcept;
+  /// True while some watch() has not reached the kernel yet.
+  bool has_changes() const noexcept { return !changes_.empty(); }
+  /// Tells the kernel about queued watch() calls. A watcher the kernel
+  /// refuses is dropped and reported through `failed` (with its errno).
+  void flush(void (*failed)(io_watcher&, int err, void* arg), void* arg) noexcept;
   /// Removes `events`; with none left, the fd is no longer watched.
   void unwatch(io_watcher& w, unsigned events) noexcept;
   /// The watcher registered for `fd`, or nullptr.
@@ -79,6 +90,7 @@ class poller {
   int fd_ = -1;
   unsigned count_ = 0;
   std::vector<io_watcher*> table_;  // indexed by fd; grows with the highest fd
+  ilist<io_watcher, &io_watcher::change> changes_;
   io_event* batch_ = nullptr;
   int batch_n_ = 0;
 };
