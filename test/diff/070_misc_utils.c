@@ -37,8 +37,8 @@ int main(void) {
   now3 = uv_now(&loop);
   say("uv_now advanced after uv_update_time: %d", now3 > now1);
   diff_ms = (int64_t) (uv_hrtime() / 1000000) - (int64_t) now3;
-  say("uv_now is close to hrtime in ms (within 50ms): %d",
-      diff_ms >= -50 && diff_ms <= 50);
+  say("uv_now is close to hrtime in ms (within 1s): %d",
+      diff_ms >= -1000 && diff_ms <= 1000);
   finish(&loop);
   return 0;
 }

@@ -1,0 +1,111 @@
+#pragma once
+// Helpers shared by the unit tests: closing every handle of a loop, a hook
+// that records what it sees, and a few small conveniences.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "phaseloop/phaseloop.hpp"
+
+namespace pltest {
+
+namespace pl = phaseloop;
+
+/// Closes every handle of `l` that is not already closing (with no close
+/// callback), runs the loop so the close callbacks run, and returns
+/// loop.close(). Tests end with `EXPECT_EQ(pltest::finish(l), 0)`.
+inline int finish(pl::loop& l) {
+  l.walk(
+      [](pl::handle* h, void*) {
+        if (!h->is_closing()) h->close(nullptr);
+      },
+      nullptr);
+  l.run(pl::run_mode::default_);
+  return l.close();
+}
+
+/// Milliseconds elapsed since `start_ns` (a loop::hrtime() value).
+inline double ms_since(std::uint64_t start_ns) {
+  return static_cast<double>(pl::loop::hrtime() - start_ns) / 1e6;
+}
+
+/// Busy-waits (no sleep) until `ms` milliseconds of monotonic time passed.
+inline void spin_ms(double ms) {
+  const std::uint64_t start = pl::loop::hrtime();
+  while (ms_since(start) < ms) {
+  }
+}
+
+/// One phase event as a recorder hook saw it.
+struct phase_rec {
+  pl::phase which;
+  bool before_loop;
+  std::uint64_t iteration;
+  int timeout;
+  bool enter;
+};
+
+/// One callback event as a recorder hook saw it.
+struct callback_rec {
+  pl::phase which;
+  pl::callback_kind kind;
+  std::uint64_t iteration;
+  pl::handle* handle;
+  pl::req* request;
+  bool enter;
+};
+
+/// A hook that records every event.
+class recorder : public pl::hook {
+ public:
+  std::vector<phase_rec> phases;
+  std::vector<callback_rec> callbacks;
+
+  void phase_enter(pl::loop&, const pl::phase_event& e) override {
+    phases.push_back({e.which, e.before_loop, e.iteration, e.timeout, true});
+  }
+  void phase_exit(pl::loop&, const pl::phase_event& e) override {
+    phases.push_back({e.which, e.before_loop, e.iteration, e.timeout, false});
+  }
+  void callback_enter(pl::loop&, const pl::callback_event& e) override {
+    callbacks.push_back({e.which, e.kind, e.iteration, e.handle, e.request, true});
+  }
+  void callback_exit(pl::loop&, const pl::callback_event& e) override {
+    callbacks.push_back({e.which, e.kind, e.iteration, e.handle, e.request, false});
+  }
+
+  /// The names of the phases entered, in order ("timers*" for the timers
+  /// pass made before the first iteration).
+  std::vector<std::string> entered() const {
+    std::vector<std::string> out;
+    for (const phase_rec& p : phases)
+      if (p.enter) out.push_back(std::string(pl::phase_name(p.which)) + (p.before_loop ? "*" : ""));
+    return out;
+  }
+
+  /// The callback_enter events only.
+  std::vector<callback_rec> calls() const {
+    std::vector<callback_rec> out;
+    for (const callback_rec& c : callbacks)
+      if (c.enter) out.push_back(c);
+    return out;
+  }
+
+  void clear() {
+    phases.clear();
+    callbacks.clear();
+  }
+};
+
+/// A string log that callbacks append to through a handle's `data`.
+struct event_log {
+  std::vector<std::string> events;
+  void add(std::string s) { events.push_back(std::move(s)); }
+};
+
+using strings = std::vector<std::string>;
+
+}  // namespace pltest
