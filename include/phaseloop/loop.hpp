@@ -165,7 +165,7 @@ class loop {
   static void async_io_(loop& l, detail::io_watcher& w, unsigned events);
   static void signal_io_(loop& l, detail::io_watcher& w, unsigned events);
   static void work_done_(async* a);
-  int ensure_signal_pipe_() noexcept;
+  int open_signal_pipe_() noexcept;
   void wake_() noexcept;  // any thread: makes poll return
   async& wq_async_() noexcept { return *reinterpret_cast<async*>(wq_async_mem_); }
 

@@ -77,6 +77,14 @@ int loop::open() noexcept {
     poller_.close();
     return r;
   }
+  // The signal pipe is made now, as libuv makes it at loop init, so that
+  // its registration is flushed by the first poll like the eventfd's.
+  if (int r = open_signal_pipe_(); r != 0) {
+    poller_.close();
+    ::close(async_watcher_.fd);
+    async_watcher_.fd = -1;
+    return r;
+  }
   // The threadpool's completion channel: an internal async handle that does
   // not keep the loop alive (pending requests do that) and that walk() hides.
   async* wq = new (wq_async_mem_) async(*this, &loop::work_done_);

@@ -165,7 +165,6 @@ int signal::start_watch_(signal_cb cb, int signum, bool oneshot) noexcept {
     cb_ = cb;
     return 0;
   }
-  if (int r = loop_->ensure_signal_pipe_(); r != 0) return r;
   detail::signal_registry::init_once();
   if (signum_ != 0) stop();
   if (int r = detail::signal_registry::add(*this, signum, oneshot); r != 0) return r;
@@ -181,7 +180,7 @@ int signal::stop() noexcept {
   return 0;
 }
 
-int loop::ensure_signal_pipe_() noexcept {
+int loop::open_signal_pipe_() noexcept {
   if (signal_watcher_.fd >= 0) return 0;
   int fds[2];
   if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) return -errno;
