@@ -1,7 +1,8 @@
-/* A timer re-arms itself with timeout 0 from its own callback.  Also a
- * repeat=0 timer restarted through uv_timer_start(…, 0, 0) in a loop.
- * The iteration counter (unref'd prepare) reveals whether the re-armed
- * timer runs again within the same timers pass. */
+/* A one-shot timer re-arms itself with uv_timer_start(t, cb, 0, 0) from
+ * its own callback, five times in total.  The iteration counter (an
+ * unref'd prepare handle) reveals whether the re-armed timer runs again
+ * within the same timers pass, and where a second zero timer that was
+ * started before the first callback fits in. */
 #include "diff.h"
 
 static uv_timer_t self_rearm, witness;

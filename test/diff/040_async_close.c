@@ -1,5 +1,5 @@
-/* Closing an async handle with a send still pending: no callback; an
- * async with a NULL callback; closing an idle async keeps loop semantics. */
+/* Closing an async handle with a send still pending: its callback never
+ * runs.  An async handle with a NULL callback accepts sends silently. */
 #include "diff.h"
 
 static uv_async_t pending, nocb, plain;

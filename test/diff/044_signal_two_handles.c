@@ -1,8 +1,8 @@
 /* Two signal handles (and one on another signal) watching the same signal
  * on one loop: each receives it.  Handles live in one array and are
  * started in array order. */
-#include <signal.h>
 #include "diff.h"
+#include <signal.h>
 
 static uv_signal_t sigs[3];
 static int calls;

@@ -1,7 +1,7 @@
 /* Two handles on the same signal started in the reverse of their memory
  * order.  Prints which handle's callback runs first for one signal. */
-#include <signal.h>
 #include "diff.h"
+#include <signal.h>
 
 static uv_signal_t sigs[2];
 

@@ -1,8 +1,8 @@
 /* uv_signal_start_oneshot: the callback runs once, the handle becomes
  * inactive after the callback returns.  SIGWINCH is used because its
  * default action is to ignore the signal. */
-#include <signal.h>
 #include "diff.h"
+#include <signal.h>
 
 static uv_signal_t once, normal;
 static uv_timer_t guard;
@@ -53,7 +53,7 @@ int main(void) {
   say("once active=%d normal active=%d", uv_is_active((uv_handle_t *) &once),
       uv_is_active((uv_handle_t *) &normal));
   CHECK(uv_kill(uv_os_getpid(), SIGWINCH) == 0);
-  CHECK(uv_timer_start(&guard, on_guard, 30, 0) == 0);
+  CHECK(uv_timer_start(&guard, on_guard, 5000, 0) == 0);
   run_say(&loop, UV_RUN_ONCE);
   say("once_calls=%d normal_calls=%d", once_calls, normal_calls);
   CHECK(uv_signal_stop(&normal) == 0);

@@ -1,7 +1,7 @@
 /* Stopping signal handles from inside a signal callback: the other handle
  * on the same signal (a pending delivery) is skipped once stopped. */
-#include <signal.h>
 #include "diff.h"
+#include <signal.h>
 
 static uv_signal_t sigs[3];
 static int calls[3];

@@ -1,9 +1,10 @@
 /* A signal arriving while its handle is stopped is not reported later.
- * Restarting works; uv_signal_start on an active handle with another
- * signal number moves it. SIGWINCH/SIGCHLD-like harmless signals are used
- * so that the default disposition (ignore) applies while stopped. */
-#include <signal.h>
+ * Restarting works; starting an active handle again with the same signal
+ * only swaps the callback; starting it with another signal number moves
+ * it.  SIGWINCH and SIGURG are used because their default disposition
+ * (ignore) applies while no handle watches them. */
 #include "diff.h"
+#include <signal.h>
 
 static uv_signal_t sig;
 static uv_timer_t guard;

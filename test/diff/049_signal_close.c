@@ -1,8 +1,8 @@
 /* Closing signal handles: a handle closed while a caught signal is still
  * queued gets no signal callback, only its close callback; a closed handle
  * no longer receives signals while another handle still does. */
-#include <signal.h>
 #include "diff.h"
+#include <signal.h>
 
 static uv_signal_t a, b;
 static int a_calls, b_calls;

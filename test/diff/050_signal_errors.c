@@ -1,6 +1,6 @@
 /* Invalid signal numbers for uv_signal_start / start_oneshot. */
-#include <signal.h>
 #include "diff.h"
+#include <signal.h>
 
 static uv_signal_t sig;
 

@@ -18,8 +18,7 @@ static void work(uv_work_t *req) {
 
 static void after(uv_work_t *req, int status) {
   done++;
-  say("after_work %d status=%s type=%s", (int) (req - reqs), rc_name(status),
-      uv_req_type_name(req->type));
+  say("after_work %d status=%s", (int) (req - reqs), rc_name(status));
 }
 
 int main(void) {

@@ -6,6 +6,7 @@
 static uv_work_t w1, w2, w3, bad;
 static uv_sem_t release;
 static int chain;
+static uv_loop_t loop;
 
 static void wait_work(uv_work_t *req) { (void) req; uv_sem_wait(&release); }
 static void plain_work(uv_work_t *req) { (void) req; }
@@ -15,17 +16,17 @@ static void after_chain(uv_work_t *req, int status) {
   chain++;
   say("after_work chain #%d status=%s", chain, rc_name(status));
   if (chain < 3)
-    CHECK(uv_queue_work(req->loop, &w2, plain_work, after_chain) == 0);
+    CHECK(uv_queue_work(&loop, &w2, plain_work, after_chain) == 0);
 }
 
 static void after_first(uv_work_t *req, int status) {
+  (void) req;
   say("after_work first status=%s alive=%d", rc_name(status),
-      uv_loop_alive(req->loop));
-  CHECK(uv_queue_work(req->loop, &w2, plain_work, after_chain) == 0);
+      uv_loop_alive(&loop));
+  CHECK(uv_queue_work(&loop, &w2, plain_work, after_chain) == 0);
 }
 
 int main(void) {
-  uv_loop_t loop;
   int rc;
 
   CHECK(setenv("UV_THREADPOOL_SIZE", "1", 1) == 0);

@@ -1,7 +1,7 @@
 /* uv_walk visits handles in initialisation order (start order and state
  * do not matter) and never shows the loop's internal handles. */
-#include <signal.h>
 #include "diff.h"
+#include <signal.h>
 
 static uv_timer_t t1, t2;
 static uv_idle_t idle;

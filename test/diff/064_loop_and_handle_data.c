@@ -30,17 +30,15 @@ int main(void) {
   CHECK(uv_loop_close(&other) == 0);
   say("loop data kept after close: %d", uv_loop_get_data(&other) == &marker_a);
 
-  t.data = &marker_b;
+  uv_handle_set_data((uv_handle_t *) &t, &marker_b);
   CHECK(uv_timer_init(&loop, &t) == 0);
   say("handle data kept by init: %d", uv_handle_get_data((uv_handle_t *) &t) == &marker_b);
   uv_handle_set_data((uv_handle_t *) &t, &marker_a);
-  say("handle data set: %d, field matches: %d",
-      uv_handle_get_data((uv_handle_t *) &t) == &marker_a, t.data == &marker_a);
-  say("handle loop matches: %d, field matches: %d",
-      uv_handle_get_loop((uv_handle_t *) &t) == &loop, t.loop == &loop);
-  say("handle type: %s (== UV_TIMER: %d, field: %d)",
+  say("handle data set: %d", uv_handle_get_data((uv_handle_t *) &t) == &marker_a);
+  say("handle loop matches: %d", uv_handle_get_loop((uv_handle_t *) &t) == &loop);
+  say("handle type: %s (== UV_TIMER: %d)",
       uv_handle_type_name(uv_handle_get_type((uv_handle_t *) &t)),
-      uv_handle_get_type((uv_handle_t *) &t) == UV_TIMER, t.type == UV_TIMER);
+      uv_handle_get_type((uv_handle_t *) &t) == UV_TIMER);
 
   CHECK(uv_idle_init(&loop, &idle) == 0);
   say("idle type: %s", uv_handle_type_name(uv_handle_get_type((uv_handle_t *) &idle)));

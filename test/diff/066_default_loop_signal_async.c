@@ -1,7 +1,7 @@
 /* Signals and async handles on the default loop together with a private
  * loop: each loop only sees its own handles. */
-#include <signal.h>
 #include "diff.h"
+#include <signal.h>
 
 static uv_signal_t dsig;
 static uv_async_t dasync, pasync;

@@ -1,7 +1,7 @@
 /* A signal and an async send both pending before the same poll: the order
  * of their callbacks within that poll phase, and relative to idle/check. */
-#include <signal.h>
 #include "diff.h"
+#include <signal.h>
 
 static uv_signal_t sig;
 static uv_async_t async;

@@ -2,8 +2,8 @@
  * values are never printed, only checked to be plausible.  To be sure the
  * loop really sleeps in the poll phase, it waits for an async send that a
  * thread makes some time after the loop reached its prepare phase. */
-#include <signal.h>
 #include "diff.h"
+#include <signal.h>
 
 static uv_async_t wake;
 static uv_prepare_t prep;

@@ -1,7 +1,7 @@
 /* Miscellaneous helpers: version, buffers, pid, clocks, sleep, uv_now and
  * uv_update_time relationships (no values that depend on time are shown). */
-#include <unistd.h>
 #include "diff.h"
+#include <unistd.h>
 
 int main(void) {
   uv_loop_t loop;

@@ -1,7 +1,7 @@
 /* UV_RUN_DEFAULT blocks in the poll phase until a signal sent by another
  * thread arrives; the callback closes the handle so the loop ends. */
-#include <signal.h>
 #include "diff.h"
+#include <signal.h>
 
 static uv_signal_t sig;
 static int calls;

@@ -1,8 +1,8 @@
 /* A repeating timer's re-arm counts as a new start: a one-shot timer due
  * at the same moment as the second repeat fires before it.  Also a huge
  * timeout is clamped rather than wrapping. */
-#include <limits.h>
 #include "diff.h"
+#include <limits.h>
 
 static uv_timer_t rep, one, huge;
 static int rep_n;

@@ -16,6 +16,10 @@
 #   DIFF_REPEAT=N    run every binary N times; all outputs must agree (default 1)
 #   DIFF_TIMEOUT=S   per-run timeout in seconds (default 20)
 #   DIFF_KEEP=1      keep the work directory and print its path
+#   DIFF_DROPIN_DIR  directory holding a drop-in libuv.so.1 (phaseloop built
+#                    as a libuv replacement); if it exists there, the
+#                    reference binary is also run with LD_LIBRARY_PATH
+#                    pointing at it (plus DIFF_EXTRA_ENV) and must match too
 #
 # Exit status: 0 match, 1 mismatch / crash / timeout / build failure,
 # 77 (automake "skip") when no reference libuv is available at all.
@@ -146,25 +150,50 @@ while [ "$i" -le "$repeat" ]; do
   i=$((i + 1))
 done
 
-if [ -z "${DIFF_PL_CFLAGS:-}" ]; then
-  echo "PASS $name (reference only)"
-  exit 0
+checked=
+
+if [ -n "${DIFF_PL_CFLAGS:-}" ]; then
+  i=1
+  while [ "$i" -le "$repeat" ]; do
+    # DIFF_EXTRA_ENV is a list of VAR=value words; splitting is intended.
+    # shellcheck disable=SC2086
+    run pl "$i" ${DIFF_EXTRA_ENV:-} || status=1
+    if [ "$status" -eq 0 ] && ! cmp -s "$work/out.ref.1" "$work/out.pl.$i"; then
+      echo "FAIL $name: output differs (run $i)"
+      diff -u --label "libuv/$name" --label "phaseloop/$name" \
+        "$work/out.ref.1" "$work/out.pl.$i"
+      status=1
+    fi
+    [ "$status" -eq 0 ] || exit 1
+    i=$((i + 1))
+  done
+  checked="phaseloop"
 fi
 
-i=1
-while [ "$i" -le "$repeat" ]; do
-  # DIFF_EXTRA_ENV is a list of VAR=value words; splitting is intended.
-  # shellcheck disable=SC2086
-  run pl "$i" ${DIFF_EXTRA_ENV:-} || status=1
-  if [ "$status" -eq 0 ] && ! cmp -s "$work/out.ref.1" "$work/out.pl.$i"; then
-    echo "FAIL $name: output differs (run $i)"
-    diff -u --label "libuv/$name" --label "phaseloop/$name" \
-      "$work/out.ref.1" "$work/out.pl.$i"
-    status=1
-  fi
-  [ "$status" -eq 0 ] || exit 1
-  i=$((i + 1))
-done
+if [ -n "${DIFF_DROPIN_DIR:-}" ] && [ -e "$DIFF_DROPIN_DIR/libuv.so.1" ]; then
+  dropin_dir=$(cd "$DIFF_DROPIN_DIR" && pwd)
+  cp "$work/$name.ref" "$work/$name.dropin"
+  i=1
+  while [ "$i" -le "$repeat" ]; do
+    # shellcheck disable=SC2086
+    run dropin "$i" \
+      "LD_LIBRARY_PATH=$dropin_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+      ${DIFF_EXTRA_ENV:-} || status=1
+    if [ "$status" -eq 0 ] && ! cmp -s "$work/out.ref.1" "$work/out.dropin.$i"; then
+      echo "FAIL $name: output differs on the drop-in libuv.so.1 (run $i)"
+      diff -u --label "libuv/$name" --label "dropin/$name" \
+        "$work/out.ref.1" "$work/out.dropin.$i"
+      status=1
+    fi
+    [ "$status" -eq 0 ] || exit 1
+    i=$((i + 1))
+  done
+  checked="${checked:+$checked + }drop-in"
+fi
 
-echo "PASS $name"
+if [ -z "$checked" ]; then
+  echo "PASS $name (reference only)"
+else
+  echo "PASS $name (reference vs $checked)"
+fi
 exit 0

@@ -9,6 +9,11 @@
 #ifndef PHASELOOP_TEST_DIFF_H
 #define PHASELOOP_TEST_DIFF_H
 
+/* Scenarios use setenv(), SIGWINCH, SIGURG ...; include this header first. */
+#ifndef _GNU_SOURCE
+# define _GNU_SOURCE 1
+#endif
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
