@@ -95,7 +95,7 @@ int phaseloop_hook_add(uv_loop_t* loop, phaseloop_hook_t* hook) {
 int phaseloop_hook_remove(uv_loop_t* loop, phaseloop_hook_t* hook) {
   if (loop == nullptr || hook == nullptr || hook->phaseloop_private_[0] == nullptr || !attached(hook))
     return UV_EINVAL;
-  L(loop).remove_hook(*adapter(hook));
+  if (!L(loop).remove_hook(*adapter(hook))) return UV_EINVAL;  // attached elsewhere
   adapter(hook)->~c_hook();
   for (void*& p : hook->phaseloop_private_) p = nullptr;
   return 0;

@@ -98,10 +98,12 @@ class loop {
   /// Chooses the phase order; may be changed between runs.
   void set_order(phaseloop::profile p) noexcept { profile_ = p; }
 
-  /// Attaches a hook (see hooks.hpp). The hook must outlive its attachment.
-  void add_hook(hook& h) noexcept;
-  /// Detaches a hook; safe from inside a hook call.
-  void remove_hook(hook& h) noexcept;
+  /// Attaches a hook (see hooks.hpp); it must outlive its attachment.
+  /// False (and nothing done) when it is already attached to a loop.
+  bool add_hook(hook& h) noexcept;
+  /// Detaches a hook, also from inside any hook call (its own or another
+  /// hook's). False (and nothing done) when it is not attached to this loop.
+  bool remove_hook(hook& h) noexcept;
   /// True when at least one hook is attached.
   bool hooked() const noexcept { return !hooks_.empty(); }
 
@@ -188,6 +190,7 @@ class loop {
   async::list asyncs_;               // in init order
   watcher_list pending_;             // deferred I/O callbacks
   hook::list hooks_;
+  hook* hook_next_ = nullptr;        // the next hook of the call in progress
 
   detail::poller poller_;
   detail::io_watcher async_watcher_;   // eventfd: async sends, threadpool

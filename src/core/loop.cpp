@@ -150,12 +150,18 @@ void loop::walk(walk_cb cb, void* arg) {
   }
 }
 
-void loop::add_hook(hook& h) noexcept {
-  if (!hook::list::linked(h)) hooks_.push_back(h);
+bool loop::add_hook(hook& h) noexcept {
+  if (hook::list::linked(h)) return false;
+  hooks_.push_back(h);
+  return true;
 }
 
-void loop::remove_hook(hook& h) noexcept {
-  if (hooks_.contains(h)) hooks_.erase(h);
+bool loop::remove_hook(hook& h) noexcept {
+  if (!hooks_.contains(h)) return false;
+  // A hook call in progress holds the next hook to call: move past this one.
+  if (hook_next_ == &h) hook_next_ = hook::list::next(h);
+  hooks_.erase(h);
+  return true;
 }
 
 int loop::block_signal(int signum) noexcept {

@@ -12,16 +12,15 @@ inline void loop::callback_(phase p, callback_kind kind, handle* h, req* r, F&& 
     f();
   } else {
     const callback_event e{p, kind, iteration_, time_, h, r};
-    for (hook* k = hooks_.front(); k;) {
-      hook* next = hook::list::next(*k);  // a hook may detach itself
+    // hook_next_ is the cursor remove_hook() keeps valid (see phase_hook_).
+    for (hook* k = hooks_.front(); k; k = hook_next_) {
+      hook_next_ = hook::list::next(*k);
       k->callback_enter(*this, e);
-      k = next;
     }
     f();
-    for (hook* k = hooks_.front(); k;) {
-      hook* next = hook::list::next(*k);
+    for (hook* k = hooks_.front(); k; k = hook_next_) {
+      hook_next_ = hook::list::next(*k);
       k->callback_exit(*this, e);
-      k = next;
     }
   }
 }

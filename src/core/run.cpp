@@ -105,10 +105,11 @@ int loop::backend_timeout() const noexcept { return poller_.has_changes() ? 0 : 
 
 void loop::phase_hook_(bool enter, phase p, bool before_loop, int timeout) {
   const phase_event e{p, before_loop, iteration_, time_, timeout};
-  for (hook* k = hooks_.front(); k;) {
-    hook* next = hook::list::next(*k);  // the hook may detach itself
+  // hook_next_ is the cursor: remove_hook() advances it when it removes the
+  // hook about to be called, so any hook may detach any other.
+  for (hook* k = hooks_.front(); k; k = hook_next_) {
+    hook_next_ = hook::list::next(*k);
     if (enter) k->phase_enter(*this, e); else k->phase_exit(*this, e);
-    k = next;
   }
 }
 

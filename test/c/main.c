@@ -1,5 +1,5 @@
 /* test/c/c_api_tests: runs every CMocka group of the C API tests (each in
- * its own test/c/*_test.c) and exits non-zero if any test of any group
+ * its own test/c/NAME_test.c) and exits non-zero if any test of any group
  * failed. */
 #include <stdio.h>
 #include <stdlib.h>
