@@ -124,7 +124,10 @@ phaseloop_tracer_t* phaseloop_tracer_new(FILE* out, int verbose) {
 
 void phaseloop_tracer_name(phaseloop_tracer_t* t, const void* object, const char* label) { t->t.name(object, label); }
 void phaseloop_tracer_attach(phaseloop_tracer_t* t, uv_loop_t* loop) { L(loop).add_hook(t->t); }
-void phaseloop_tracer_detach(phaseloop_tracer_t* t, uv_loop_t* loop) { L(loop).remove_hook(t->t); }
+void phaseloop_tracer_detach(phaseloop_tracer_t* t, uv_loop_t* loop) {
+  L(loop).remove_hook(t->t);
+  t->t.flush();
+}
 void phaseloop_tracer_free(phaseloop_tracer_t* t) { delete t; }
 
 }  // extern "C"

@@ -5,8 +5,9 @@
 /// I/O callbacks of the same poll.
 ///
 /// Several handles may watch one signal, on one loop or several; each gets
-/// the callback. A one-shot handle stops itself before its callback runs,
-/// and the signal's default disposition is restored once it is caught.
+/// the callback. A one-shot handle stops itself right after its first
+/// callback returns, and the signal's default disposition is restored as
+/// soon as the signal is caught.
 
 #include "phaseloop/handle.hpp"
 

@@ -1,13 +1,17 @@
 #pragma once
 /// A hook that prints a human-readable, phase-by-phase trace of a run:
 ///
-///   [iter 2 t=+10ms] timers   {
-///   [iter 2 t=+10ms]   timer "t1" callback
-///   [iter 2 t=+10ms] timers   }
+///   [iter 2 +10ms] timers {
+///   [iter 2 +10ms]   timer "t1"
+///   [iter 2 +10ms] timers }
+///   [iter 2 +10ms] pending idle prepare poll(timeout 0) check: no callbacks
 ///
-/// Phases in which nothing was called back are folded into one line
-/// ("idle prepare check: -") unless `verbose` is set. Loop times are printed
-/// relative to the first traced event so that traces are comparable.
+/// A phase that made callbacks is a block, one line per callback (with the
+/// label given by name(), else the handle's type). Consecutive phases of one
+/// iteration that made none are folded onto one line, printed when the next
+/// callback or iteration comes or at flush(); `verbose` prints every phase
+/// entry and exit instead. Loop times are relative to the first traced
+/// event, so that traces of different runs compare.
 
 #include <cstdio>
 
@@ -20,6 +24,10 @@ class tracer : public hook {
   /// Writes to `out` (not owned). Loop thread only.
   explicit tracer(std::FILE* out = stdout, bool verbose = false) noexcept
       : out_(out), verbose_(verbose) {}
+  /// Prints the folded line of quiet phases still waiting, if any. Call it
+  /// when a run returns (the C API's detach does). The destructor does not:
+  /// the stream is not the tracer's and may be closed by then.
+  void flush() noexcept;
 
   /// Gives a handle or request a name to print instead of its kind alone.
   /// Up to 64 names; the pointers are identities only.
@@ -32,8 +40,7 @@ class tracer : public hook {
 
  private:
   const char* label_of(const void* object) const noexcept;
-  void prefix(const loop& l, std::uint64_t iteration, std::uint64_t now);
-  void flush_quiet(const loop& l);
+  void prefix(std::uint64_t iteration, std::uint64_t now);
 
   std::FILE* out_;
   bool verbose_;

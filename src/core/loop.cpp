@@ -99,6 +99,10 @@ int loop::close() noexcept {
   if (active_reqs_ != 0) return errc::busy;
   for (handle* h = handles_.front(); h; h = handle_list::next(*h))
     if (!(h->flags_ & handle::internal_flag)) return errc::busy;
+  {
+    // Wait for a worker that is still inside its completion send.
+    std::lock_guard<std::mutex> lock(wq_mutex_);
+  }
   asyncs_.erase(wq_async_());
   handles_.erase(wq_async_());
   poller_.close();

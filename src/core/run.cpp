@@ -201,6 +201,7 @@ void loop::run_poll_(int timeout) {
   constexpr int max_events = 1024;
   detail::io_event events[max_events];
   const std::uint64_t base = time_;
+  const int given = timeout;  // what the exit hook reports
   int remaining = timeout;
   int full_batches = 48;  // bound on back-to-back re-polls of a full buffer
 
@@ -251,7 +252,7 @@ void loop::run_poll_(int timeout) {
     timeout = remaining - static_cast<int>(spent);
   }
 
-  if constexpr (H) phase_hook_(false, phase::poll, false, timeout);
+  if constexpr (H) phase_hook_(false, phase::poll, false, given);
 }
 
 // ---- closing -------------------------------------------------------------

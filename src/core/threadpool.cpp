@@ -40,12 +40,13 @@ class threadpool {
     return true;
   }
 
+  // The send happens under the loop's mutex, which loop::close() takes:
+  // once the loop has run this request's callback it may be closed and
+  // freed, so no worker may still be about to touch it.
   static void complete(work& w) {
     loop& l = *w.loop_;
-    {
-      std::lock_guard<std::mutex> lock(l.wq_mutex_);
-      l.wq_done_.push_back(w);
-    }
+    std::lock_guard<std::mutex> lock(l.wq_mutex_);
+    l.wq_done_.push_back(w);
     l.wq_async_().send();
   }
 

@@ -44,7 +44,7 @@ const char* tracer::label_of(const void* object) const noexcept {
   return nullptr;
 }
 
-void tracer::prefix(const loop&, std::uint64_t iteration, std::uint64_t now) {
+void tracer::prefix(std::uint64_t iteration, std::uint64_t now) {
   if (!have_base_) {
     base_ = now;
     have_base_ = true;
@@ -53,31 +53,34 @@ void tracer::prefix(const loop&, std::uint64_t iteration, std::uint64_t now) {
                static_cast<unsigned long long>(now - base_));
 }
 
-void tracer::flush_quiet(const loop& l) {
+void tracer::flush() noexcept {
   if (quiet_[0] == '\0') return;
-  prefix(l, quiet_iteration_, quiet_now_);
+  prefix(quiet_iteration_, quiet_now_);
   std::fprintf(out_, "%s: no callbacks\n", quiet_);
+  std::fflush(out_);
   quiet_[0] = '\0';
 }
 
-void tracer::phase_enter(loop& l, const phase_event& e) {
+void tracer::phase_enter(loop&, const phase_event& e) {
+  // Quiet phases fold within one iteration only.
+  if (quiet_[0] != '\0' && e.iteration != quiet_iteration_) flush();
   current_ = e;
   calls_in_phase_ = 0;
   phase_open_ = true;
   if (verbose_) {
-    flush_quiet(l);
-    prefix(l, e.iteration, e.now);
+    flush();
+    prefix(e.iteration, e.now);
     std::fprintf(out_, "%s%s enter\n", e.before_loop ? "(before loop) " : "", phase_name(e.which));
   }
 }
 
-void tracer::phase_exit(loop& l, const phase_event& e) {
+void tracer::phase_exit(loop&, const phase_event& e) {
   phase_open_ = false;
   if (calls_in_phase_ > 0) {
-    prefix(l, e.iteration, e.now);
+    prefix(e.iteration, e.now);
     std::fprintf(out_, "%s }\n", phase_name(e.which));
   } else if (verbose_) {
-    prefix(l, e.iteration, e.now);
+    prefix(e.iteration, e.now);
     std::fprintf(out_, "%s exit\n", phase_name(e.which));
   } else {
     char item[32];
@@ -96,17 +99,17 @@ void tracer::phase_exit(loop& l, const phase_event& e) {
   std::fflush(out_);
 }
 
-void tracer::callback_enter(loop& l, const callback_event& e) {
+void tracer::callback_enter(loop&, const callback_event& e) {
   if (calls_in_phase_++ == 0) {
-    flush_quiet(l);
-    prefix(l, current_.iteration, current_.now);
+    flush();
+    prefix(current_.iteration, current_.now);
     if (current_.which == phase::poll)
       std::fprintf(out_, "%s%s(timeout %d) {\n", current_.before_loop ? "(before loop) " : "",
                    phase_name(current_.which), current_.timeout);
     else
       std::fprintf(out_, "%s%s {\n", current_.before_loop ? "(before loop) " : "", phase_name(current_.which));
   }
-  prefix(l, e.iteration, e.now);
+  prefix(e.iteration, e.now);
   const void* id = e.handle ? static_cast<const void*>(e.handle) : static_cast<const void*>(e.request);
   if (const char* text = label_of(id))
     std::fprintf(out_, "  %s \"%s\"\n", kind_name(e.kind), text);

@@ -1,0 +1,240 @@
+// Async handles: coalescing, sends from other threads, the poll phase, init
+// order, close and unref.
+
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "test_util.hpp"
+
+namespace {
+
+namespace pl = phaseloop;
+using pltest::event_log;
+using pltest::finish;
+using pltest::strings;
+
+struct astate {
+  int calls = 0;
+  event_log* log = nullptr;
+  std::string name;
+};
+
+void count_cb(pl::async* a) {
+  auto* s = static_cast<astate*>(a->data);
+  s->calls++;
+  if (s->log) s->log->add(s->name);
+}
+
+TEST(async, sends_coalesce) {
+  pl::loop l;
+  pl::async a(l, count_cb);
+  astate s;
+  a.data = &s;
+  EXPECT_EQ(a.send(), 0);
+  EXPECT_EQ(a.send(), 0);
+  EXPECT_EQ(a.send(), 0);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  EXPECT_EQ(s.calls, 1);
+  // Nothing pending any more: another iteration does not call it again.
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  EXPECT_EQ(s.calls, 1);
+  EXPECT_EQ(a.send(), 0);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  EXPECT_EQ(s.calls, 2);
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(async, send_wakes_a_blocked_once_run) {
+  pl::loop l;
+  pl::async a(l, count_cb);
+  astate s;
+  a.data = &s;
+  std::thread sender([&a] {
+    pltest::spin_ms(5);
+    a.send();
+  });
+  const std::uint64_t start = pl::loop::hrtime();
+  EXPECT_EQ(l.run(pl::run_mode::once), 1);  // blocks in poll until the send
+  sender.join();
+  EXPECT_EQ(s.calls, 1);
+  EXPECT_LT(pltest::ms_since(start), 5000.0);
+  EXPECT_EQ(finish(l), 0);
+}
+
+struct many_state {
+  std::atomic<int> finished{0};
+  int threads = 0;
+  int calls = 0;
+};
+
+TEST(async, send_from_many_threads) {
+  pl::loop l;
+  many_state st;
+  st.threads = 8;
+  constexpr int sends_per_thread = 2000;
+  pl::async a(l, [](pl::async* h) {
+    auto* s = static_cast<many_state*>(h->data);
+    s->calls++;
+    // Every thread sends once more after counting itself finished, so the
+    // callback that sees them all finished is guaranteed to come. Unref'ing
+    // (not closing) ends the run while late sends may still be under way.
+    if (s->finished.load() == s->threads) h->unref();
+  });
+  a.data = &st;
+  std::vector<std::thread> threads;
+  for (int i = 0; i < st.threads; i++)
+    threads.emplace_back([&a, &st] {
+      for (int k = 0; k < sends_per_thread; k++) EXPECT_EQ(a.send(), 0);
+      st.finished.fetch_add(1);
+      a.send();
+    });
+  EXPECT_EQ(l.run(), 0);  // ends once the callback saw every thread finished
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(st.finished.load(), st.threads);
+  EXPECT_GE(st.calls, 1);
+  EXPECT_LE(st.calls, st.threads * (sends_per_thread + 1));
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(async, callback_runs_in_poll_phase_on_loop_thread) {
+  pl::loop l;
+  pltest::recorder rec;
+  l.add_hook(rec);
+  struct st_t {
+    std::thread::id loop_thread;
+    bool on_loop_thread = false;
+  } st;
+  st.loop_thread = std::this_thread::get_id();
+  pl::async a(l, [](pl::async* h) {
+    auto* s = static_cast<st_t*>(h->data);
+    s->on_loop_thread = std::this_thread::get_id() == s->loop_thread;
+  });
+  a.data = &st;
+  std::thread([&a] { a.send(); }).join();
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  EXPECT_TRUE(st.on_loop_thread);
+  const auto calls = rec.calls();
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ(calls[0].which, pl::phase::poll);
+  EXPECT_EQ(calls[0].kind, pl::callback_kind::async);
+  EXPECT_EQ(calls[0].handle, &a);
+  EXPECT_EQ(calls[0].request, nullptr);
+  l.remove_hook(rec);
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(async, pending_handles_run_in_init_order) {
+  pl::loop l;
+  event_log log;
+  pl::async a(l, count_cb), b(l, count_cb), c(l, count_cb);
+  astate sa{0, &log, "a"}, sb{0, &log, "b"}, sc{0, &log, "c"};
+  a.data = &sa;
+  b.data = &sb;
+  c.data = &sc;
+  EXPECT_EQ(c.send(), 0);
+  EXPECT_EQ(a.send(), 0);
+  EXPECT_EQ(b.send(), 0);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  EXPECT_EQ(log.events, (strings{"a", "b", "c"}));
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(async, closing_a_pending_handle_drops_its_callback) {
+  pl::loop l;
+  pl::async a(l, [](pl::async*) { ADD_FAILURE() << "callback of a closed async"; });
+  EXPECT_EQ(a.send(), 0);
+  ASSERT_EQ(a.close(nullptr), 0);
+  EXPECT_FALSE(a.is_active());
+  EXPECT_EQ(l.run(), 0);
+  EXPECT_EQ(l.close(), 0);
+}
+
+TEST(async, closing_a_later_pending_handle_from_a_callback_drops_it) {
+  pl::loop l;
+  // Pending handles run in init order: a's callback closes c, which is
+  // pending later in the same pass.
+  pl::async a(l, [](pl::async* h) {
+    pl::async* victim = static_cast<pl::async*>(h->data);
+    EXPECT_EQ(victim->close(nullptr), 0);
+  });
+  pl::async c(l, [](pl::async*) { ADD_FAILURE() << "callback of an async closed in the same pass"; });
+  a.data = &c;
+  EXPECT_EQ(a.send(), 0);
+  EXPECT_EQ(c.send(), 0);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  EXPECT_TRUE(c.is_closing());
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(async, null_callback_swallows_sends) {
+  pl::loop l;
+  pl::async a(l, nullptr);
+  EXPECT_EQ(a.send(), 0);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  EXPECT_TRUE(a.is_active());
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(async, keeps_loop_alive_until_closed_or_unrefd) {
+  pl::loop l;
+  pl::async a(l, nullptr);
+  EXPECT_EQ(a.type(), pl::handle_type::async);
+  EXPECT_EQ(l.active_handles(), 1u);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  a.unref();
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
+  EXPECT_EQ(l.run(), 0);  // returns at once
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(async, send_from_own_callback_runs_again_in_a_later_iteration) {
+  pl::loop l;
+  astate s;
+  pl::async a(l, [](pl::async* h) {
+    auto* st = static_cast<astate*>(h->data);
+    st->calls++;
+    st->name += std::to_string(h->owner().iteration());
+    if (st->calls < 3)
+      h->send();
+    else
+      h->close(nullptr);
+  });
+  a.data = &s;
+  EXPECT_EQ(a.send(), 0);
+  EXPECT_EQ(l.run(), 0);
+  EXPECT_EQ(s.calls, 3);
+  EXPECT_EQ(s.name, "123");  // once per iteration
+  EXPECT_EQ(l.close(), 0);
+}
+
+TEST(async, handshake_between_threads) {
+  // The worker waits for the loop's reply before sending again: every send
+  // must produce its own callback.
+  pl::loop l;
+  struct hs {
+    std::atomic<int> acked{0};
+    int calls = 0;
+  } st;
+  constexpr int rounds = 50;
+  pl::async a(l, [](pl::async* h) {
+    auto* s = static_cast<hs*>(h->data);
+    s->calls++;
+    s->acked.store(s->calls);
+    if (s->calls == rounds) h->close(nullptr);
+  });
+  a.data = &st;
+  std::thread worker([&a, &st] {
+    for (int i = 1; i <= rounds; i++) {
+      a.send();
+      while (st.acked.load() < i) std::this_thread::yield();
+    }
+  });
+  EXPECT_EQ(l.run(), 0);
+  worker.join();
+  EXPECT_EQ(st.calls, rounds);
+  EXPECT_EQ(l.close(), 0);
+}
+
+}  // namespace

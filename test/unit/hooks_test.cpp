@@ -1,0 +1,442 @@
+// Phase hooks: the phase sequence of one iteration under each profile and
+// run mode, what callback events carry, and hooks that act on the loop
+// (stop it, remove themselves or other hooks).
+
+#include <pthread.h>
+
+#include <csignal>
+#include <string>
+#include <thread>
+
+#include "test_util.hpp"
+
+namespace {
+
+namespace pl = phaseloop;
+using pltest::event_log;
+using pltest::finish;
+using pltest::recorder;
+using pltest::strings;
+
+// The phases one run() enters, for a loop with one active idle handle
+// (whose callback stops the loop in DEFAULT mode, so that every mode makes
+// exactly one iteration).
+strings phases_of_one_run(pl::profile p, pl::run_mode mode) {
+  pl::loop l;
+  l.set_order(p);
+  recorder rec;
+  l.add_hook(rec);
+  pl::idle i(l);
+  pl::run_mode m = mode;
+  i.data = &m;
+  EXPECT_EQ(i.start([](pl::idle* h) {
+              if (*static_cast<pl::run_mode*>(h->data) == pl::run_mode::default_) h->owner().stop();
+            }),
+            0);
+  EXPECT_EQ(l.run(mode), 1);
+  EXPECT_EQ(l.iteration(), 1u);
+  l.remove_hook(rec);
+  EXPECT_EQ(finish(l), 0);
+  return rec.entered();
+}
+
+TEST(hooks, phase_order_v1_44) {
+  const pl::profile p = pl::profile::libuv_1_44;
+  EXPECT_EQ(phases_of_one_run(p, pl::run_mode::once),
+            (strings{"timers", "pending", "idle", "prepare", "poll", "check", "closing", "timers"}));
+  EXPECT_EQ(phases_of_one_run(p, pl::run_mode::nowait),
+            (strings{"timers", "pending", "idle", "prepare", "poll", "check", "closing"}));
+  EXPECT_EQ(phases_of_one_run(p, pl::run_mode::default_),
+            (strings{"timers", "pending", "idle", "prepare", "poll", "check", "closing"}));
+}
+
+TEST(hooks, phase_order_v1_45) {
+  const pl::profile p = pl::profile::libuv_1_45;
+  // "timers*": the timers pass run before the first iteration.
+  EXPECT_EQ(phases_of_one_run(p, pl::run_mode::default_),
+            (strings{"timers*", "pending", "idle", "prepare", "poll", "check", "closing", "timers"}));
+  EXPECT_EQ(phases_of_one_run(p, pl::run_mode::once),
+            (strings{"pending", "idle", "prepare", "poll", "check", "closing", "timers"}));
+  EXPECT_EQ(phases_of_one_run(p, pl::run_mode::nowait),
+            (strings{"pending", "idle", "prepare", "poll", "check", "closing", "timers"}));
+}
+
+TEST(hooks, phase_enter_and_exit_are_paired_and_carry_the_iteration) {
+  pl::loop l;
+  recorder rec;
+  l.add_hook(rec);
+  pl::idle i(l);
+  int calls = 0;
+  i.data = &calls;
+  ASSERT_EQ(i.start([](pl::idle* h) {
+              if (++*static_cast<int*>(h->data) == 2) h->stop();
+            }),
+            0);
+  EXPECT_EQ(l.run(), 0);
+  ASSERT_FALSE(rec.phases.empty());
+  ASSERT_EQ(rec.phases.size() % 2, 0u);
+  for (std::size_t k = 0; k < rec.phases.size(); k += 2) {
+    const auto& enter = rec.phases[k];
+    const auto& exit = rec.phases[k + 1];
+    EXPECT_TRUE(enter.enter);
+    EXPECT_FALSE(exit.enter);
+    EXPECT_EQ(enter.which, exit.which);
+    EXPECT_EQ(enter.iteration, exit.iteration);
+    EXPECT_EQ(enter.before_loop, exit.before_loop);
+    // Only the pre-iteration timers pass is flagged, and it has iteration 0.
+    if (enter.before_loop) {
+      EXPECT_EQ(enter.which, pl::phase::timers);
+      EXPECT_EQ(enter.iteration, 0u);
+    } else {
+      EXPECT_GE(enter.iteration, 1u);
+      EXPECT_LE(enter.iteration, 2u);
+    }
+  }
+  l.remove_hook(rec);
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(hooks, poll_phase_event_carries_the_poll_timeout) {
+  pl::loop l;
+  recorder rec;
+  l.add_hook(rec);
+  pl::timer t(l);
+  ASSERT_EQ(t.start([](pl::timer*) {}, 20, 0), 0);
+  EXPECT_EQ(l.run(pl::run_mode::once), 0);
+  int polls = 0;
+  for (const auto& p : rec.phases)
+    if (p.which == pl::phase::poll && p.enter) {
+      polls++;
+      EXPECT_GT(p.timeout, 0);
+      EXPECT_LE(p.timeout, 20);
+    }
+  EXPECT_EQ(polls, 1);
+  rec.clear();
+  pl::idle i(l);
+  ASSERT_EQ(i.start([](pl::idle*) {}), 0);
+  EXPECT_EQ(l.run(pl::run_mode::once), 1);
+  polls = 0;
+  for (const auto& p : rec.phases)
+    if (p.which == pl::phase::poll && p.enter) {
+      polls++;
+      EXPECT_EQ(p.timeout, 0);
+    }
+  EXPECT_EQ(polls, 1);
+  l.remove_hook(rec);
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(hooks, poll_exit_event_reports_the_timeout_poll_was_given) {
+  // A signal interrupts the wait (EINTR) and the poll phase waits again for
+  // the rest of its timeout; both events must still report the timeout the
+  // phase was given.
+  pl::loop l;
+  recorder rec;
+  l.add_hook(rec);
+  pl::signal s(l);
+  pl::timer t(l);
+  ASSERT_EQ(s.start([](pl::signal* h, int) { h->stop(); }, SIGUSR1), 0);
+  ASSERT_EQ(t.start([](pl::timer*) {}, 40, 0), 0);
+  const pthread_t loop_thread = pthread_self();
+  std::thread killer([loop_thread] {
+    pltest::spin_ms(10);
+    pthread_kill(loop_thread, SIGUSR1);
+  });
+  EXPECT_EQ(l.run(pl::run_mode::once), 1);
+  killer.join();
+  int enter_timeout = -2, exit_timeout = -2;
+  for (const auto& p : rec.phases)
+    if (p.which == pl::phase::poll) (p.enter ? enter_timeout : exit_timeout) = p.timeout;
+  EXPECT_GT(enter_timeout, 0);
+  EXPECT_EQ(exit_timeout, enter_timeout);
+  l.remove_hook(rec);
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(hooks, callback_events_carry_handle_and_phase) {
+  pl::loop l;
+  l.set_order(pl::profile::libuv_1_44);
+  recorder rec;
+  l.add_hook(rec);
+  pl::timer t(l);
+  pl::idle i(l);
+  pl::prepare p(l);
+  pl::check c(l);
+  ASSERT_EQ(t.start([](pl::timer* h) { h->close([](pl::handle*) {}); }, 0, 0), 0);
+  ASSERT_EQ(i.start([](pl::idle* h) { h->stop(); }), 0);
+  ASSERT_EQ(p.start([](pl::prepare* h) { h->stop(); }), 0);
+  ASSERT_EQ(c.start([](pl::check* h) { h->stop(); }), 0);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
+  const auto calls = rec.calls();
+  ASSERT_EQ(calls.size(), 5u);
+  struct expect_t {
+    pl::phase which;
+    pl::callback_kind kind;
+    pl::handle* handle;
+  } expected[] = {
+      {pl::phase::timers, pl::callback_kind::timer, &t},
+      {pl::phase::idle, pl::callback_kind::idle, &i},
+      {pl::phase::prepare, pl::callback_kind::prepare, &p},
+      {pl::phase::check, pl::callback_kind::check, &c},
+      {pl::phase::closing, pl::callback_kind::close, &t},
+  };
+  for (std::size_t k = 0; k < calls.size(); k++) {
+    SCOPED_TRACE(k);
+    EXPECT_EQ(calls[k].which, expected[k].which);
+    EXPECT_EQ(calls[k].kind, expected[k].kind);
+    EXPECT_EQ(calls[k].handle, expected[k].handle);
+    EXPECT_EQ(calls[k].request, nullptr);
+    EXPECT_EQ(calls[k].iteration, 1u);
+  }
+  // Every callback_enter is followed by its callback_exit with the same data.
+  ASSERT_EQ(rec.callbacks.size(), 10u);
+  for (std::size_t k = 0; k < rec.callbacks.size(); k += 2) {
+    EXPECT_TRUE(rec.callbacks[k].enter);
+    EXPECT_FALSE(rec.callbacks[k + 1].enter);
+    EXPECT_EQ(rec.callbacks[k].kind, rec.callbacks[k + 1].kind);
+    EXPECT_EQ(rec.callbacks[k].handle, rec.callbacks[k + 1].handle);
+  }
+  l.remove_hook(rec);
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(hooks, callback_events_are_inside_their_phase) {
+  pl::loop l;
+  // A hook that checks every callback event against the phase it is in.
+  struct nesting : pl::hook {
+    bool in_phase = false;
+    pl::phase current{};
+    int checked = 0;
+    void phase_enter(pl::loop&, const pl::phase_event& e) override {
+      EXPECT_FALSE(in_phase);
+      in_phase = true;
+      current = e.which;
+    }
+    void phase_exit(pl::loop&, const pl::phase_event& e) override {
+      EXPECT_TRUE(in_phase);
+      EXPECT_EQ(e.which, current);
+      in_phase = false;
+    }
+    void callback_enter(pl::loop&, const pl::callback_event& e) override {
+      EXPECT_TRUE(in_phase);
+      EXPECT_EQ(e.which, current);
+      checked++;
+    }
+  } hk;
+  l.add_hook(hk);
+  pl::timer t(l);
+  pl::async a(l, [](pl::async* h) { h->close([](pl::handle*) {}); });
+  pl::idle i(l);
+  ASSERT_EQ(t.start([](pl::timer*) {}, 0, 0), 0);
+  ASSERT_EQ(i.start([](pl::idle* h) { h->close([](pl::handle*) {}); }), 0);
+  ASSERT_EQ(a.send(), 0);
+  EXPECT_EQ(l.run(), 0);
+  EXPECT_EQ(hk.checked, 5);  // timer, idle, async, two closes
+  l.remove_hook(hk);
+  EXPECT_EQ(finish(l), 0);
+}
+
+struct logging_hook : pl::hook {
+  event_log* log = nullptr;
+  std::string name;
+  pl::hook* remove_on_first = nullptr;  // removed at the first phase_enter
+  bool removed = false;
+  int enters = 0;
+  void phase_enter(pl::loop& l, const pl::phase_event& e) override {
+    enters++;
+    if (log) log->add(name + ":" + pl::phase_name(e.which));
+    if (remove_on_first && !removed) {
+      removed = true;
+      l.remove_hook(*remove_on_first);
+    }
+  }
+};
+
+TEST(hooks, hooks_run_in_the_order_they_were_added) {
+  pl::loop l;
+  event_log log;
+  logging_hook a, b;
+  a.log = b.log = &log;
+  a.name = "a";
+  b.name = "b";
+  l.add_hook(b);
+  l.add_hook(a);
+  l.add_hook(b);  // adding an attached hook again changes nothing
+  EXPECT_TRUE(l.hooked());
+  pl::idle i(l);
+  ASSERT_EQ(i.start([](pl::idle* h) { h->stop(); }), 0);
+  l.set_order(pl::profile::libuv_1_45);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
+  ASSERT_GE(log.events.size(), 4u);
+  EXPECT_EQ(log.events[0], "b:pending");
+  EXPECT_EQ(log.events[1], "a:pending");
+  EXPECT_EQ(log.events[2], "b:idle");
+  EXPECT_EQ(log.events[3], "a:idle");
+  EXPECT_EQ(a.enters, 7);
+  EXPECT_EQ(b.enters, 7);
+  l.remove_hook(a);
+  l.remove_hook(b);
+  l.remove_hook(b);  // removing a detached hook is harmless
+  EXPECT_FALSE(l.hooked());
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(hooks, removing_hook_from_inside_hook_is_safe) {
+  pl::loop l;
+  logging_hook self, other;
+  self.remove_on_first = &self;
+  l.add_hook(self);
+  l.add_hook(other);
+  pl::idle i(l);
+  ASSERT_EQ(i.start([](pl::idle* h) { h->stop(); }), 0);
+  l.set_order(pl::profile::libuv_1_45);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
+  EXPECT_EQ(self.enters, 1);   // saw the event during which it left
+  EXPECT_EQ(other.enters, 7);  // the hook after it saw every event
+  EXPECT_TRUE(l.hooked());
+  l.remove_hook(other);
+  EXPECT_FALSE(l.hooked());
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(hooks, removing_hook_from_its_callback_enter_skips_its_callback_exit) {
+  pl::loop l;
+  struct once_hook : pl::hook {
+    int enters = 0, exits = 0;
+    void callback_enter(pl::loop& lp, const pl::callback_event&) override {
+      enters++;
+      lp.remove_hook(*this);
+    }
+    void callback_exit(pl::loop&, const pl::callback_event&) override { exits++; }
+  } h;
+  recorder rec;
+  l.add_hook(h);
+  l.add_hook(rec);
+  pl::timer t(l);
+  ASSERT_EQ(t.start([](pl::timer*) {}, 0, 0), 0);
+  EXPECT_EQ(l.run(), 0);
+  EXPECT_EQ(h.enters, 1);
+  EXPECT_EQ(h.exits, 0);
+  EXPECT_EQ(rec.callbacks.size(), 2u);  // the other hook saw enter and exit
+  l.remove_hook(rec);
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(hooks, removing_other_hook_from_inside_hook_skips_it_and_keeps_the_rest) {
+  // Hooks a, b, c. During the first phase_enter, a detaches b. b must not be
+  // called once detached (its owner may already have destroyed it), and c,
+  // which is still attached, must still be called for that event.
+  pl::loop l;
+  event_log log;
+  logging_hook a, b, c;
+  a.log = b.log = c.log = &log;
+  a.name = "a";
+  b.name = "b";
+  c.name = "c";
+  a.remove_on_first = &b;
+  l.add_hook(a);
+  l.add_hook(b);
+  l.add_hook(c);
+  pl::idle i(l);
+  ASSERT_EQ(i.start([](pl::idle* h) { h->stop(); }), 0);
+  l.set_order(pl::profile::libuv_1_45);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
+  EXPECT_EQ(b.enters, 0) << "a detached hook was called";
+  EXPECT_EQ(c.enters, a.enters) << "an attached hook missed events";
+  ASSERT_GE(log.events.size(), 2u);
+  EXPECT_EQ(log.events[0], "a:pending");
+  EXPECT_EQ(log.events[1], "c:pending");
+  l.remove_hook(a);
+  l.remove_hook(c);
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(hooks, hook_can_stop_loop) {
+  pl::loop l;
+  struct stopper : pl::hook {
+    int stops = 0;
+    void phase_enter(pl::loop& lp, const pl::phase_event& e) override {
+      if (e.which == pl::phase::prepare) {
+        stops++;
+        lp.stop();
+      }
+    }
+  } h;
+  recorder rec;
+  l.add_hook(h);
+  l.add_hook(rec);
+  pl::timer far(l);
+  ASSERT_EQ(far.start([](pl::timer*) { ADD_FAILURE() << "far timer fired"; }, 10000, 0), 0);
+  const std::uint64_t start = pl::loop::hrtime();
+  EXPECT_EQ(l.run(), 1);
+  EXPECT_LT(pltest::ms_since(start), 1000.0);
+  EXPECT_EQ(h.stops, 1);
+  EXPECT_EQ(l.iteration(), 1u);
+  bool saw_poll = false;
+  for (const auto& p : rec.phases)
+    if (p.which == pl::phase::poll && p.enter) {
+      saw_poll = true;
+      EXPECT_EQ(p.timeout, 0);
+    }
+  EXPECT_TRUE(saw_poll);
+  l.remove_hook(h);
+  l.remove_hook(rec);
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(hooks, hook_can_close_a_handle) {
+  pl::loop l;
+  struct closer : pl::hook {
+    pl::handle* victim = nullptr;
+    void phase_enter(pl::loop&, const pl::phase_event& e) override {
+      if (e.which == pl::phase::check && victim && !victim->is_closing()) victim->close(nullptr);
+    }
+  } h;
+  pl::idle i(l);
+  int calls = 0;
+  i.data = &calls;
+  ASSERT_EQ(i.start([](pl::idle* x) { ++*static_cast<int*>(x->data); }), 0);
+  h.victim = &i;
+  l.add_hook(h);
+  EXPECT_EQ(l.run(), 0);  // closing the only handle ends the run
+  EXPECT_EQ(calls, 1);
+  EXPECT_TRUE(i.is_closing());
+  l.remove_hook(h);
+  EXPECT_EQ(l.close(), 0);
+}
+
+TEST(hooks, hook_attached_to_one_loop_is_not_taken_by_another) {
+  pl::loop a, b;
+  recorder rec;
+  a.add_hook(rec);
+  b.add_hook(rec);  // already attached elsewhere: ignored
+  EXPECT_TRUE(a.hooked());
+  EXPECT_FALSE(b.hooked());
+  b.remove_hook(rec);  // not b's: ignored
+  EXPECT_TRUE(a.hooked());
+  pl::idle i(b);
+  ASSERT_EQ(i.start([](pl::idle*) {}), 0);
+  EXPECT_EQ(b.run(pl::run_mode::nowait), 1);
+  EXPECT_TRUE(rec.phases.empty()) << "b's phases reached a's hook";
+  a.remove_hook(rec);
+  EXPECT_FALSE(a.hooked());
+  EXPECT_EQ(finish(a), 0);
+  EXPECT_EQ(finish(b), 0);
+}
+
+TEST(hooks, no_events_after_removal) {
+  pl::loop l;
+  recorder rec;
+  l.add_hook(rec);
+  pl::idle i(l);
+  ASSERT_EQ(i.start([](pl::idle*) {}), 0);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  const std::size_t seen = rec.phases.size();
+  EXPECT_GT(seen, 0u);
+  l.remove_hook(rec);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  EXPECT_EQ(rec.phases.size(), seen);
+  EXPECT_EQ(finish(l), 0);
+}
+
+}  // namespace
