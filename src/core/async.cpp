@@ -9,6 +9,15 @@
 
 namespace phaseloop {
 
+namespace {
+// Tells the CPU we are spinning (frees resources for a sibling hyperthread).
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+}  // namespace
+
 async::async(phaseloop::loop& l, async_cb cb) noexcept : handle(l, handle_type::async), cb_(cb) {
   l.asyncs_.push_back(*this);
   start_();
@@ -25,12 +34,20 @@ int async::send() noexcept {
 
 bool async::take_pending_() noexcept {
   for (int spins = 0;; spins++) {
-    int expected = 2;
-    if (pending_.compare_exchange_strong(expected, 0, std::memory_order_acq_rel)) return true;
-    if (expected == 0) return false;
+    // Read first and only then write: a failed read-modify-write would take
+    // the cache line away from the sender we are waiting for.
+    int state = pending_.load(std::memory_order_acquire);
+    if (state == 0) return false;
+    if (state == 2) {
+      if (pending_.compare_exchange_weak(state, 0, std::memory_order_acq_rel)) return true;
+      continue;
+    }
     // A sender is between its two steps; it finishes in a few instructions
     // unless it was preempted, so spin briefly, then yield the CPU to it.
-    if (spins > 1000) sched_yield();
+    if (spins < 1000)
+      cpu_relax();
+    else
+      sched_yield();
   }
 }
 

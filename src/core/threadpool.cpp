@@ -124,9 +124,11 @@ void loop::work_done_(async* a) {
   loop& l = a->owner();
   work::list done;
   {
+    // O(1) under the lock that workers contend on; adopt outside it.
     std::lock_guard<std::mutex> lock(l.wq_mutex_);
-    done.splice_back(l.wq_done_);
+    done.take(l.wq_done_);
   }
+  done.adopt();
   while (work* w = done.pop_front()) {
     l.active_reqs_--;
     const int status = w->state_ == detail::threadpool::canceled ? errc::canceled : 0;

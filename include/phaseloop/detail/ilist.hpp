@@ -88,6 +88,20 @@ class ilist {
     return t;
   }
 
+  /// Moves all of `other` into this empty list in O(1). The moved links keep
+  /// naming `other` as their list until adopt() runs: take a queue under a
+  /// lock, then adopt it after releasing the lock.
+  void take(ilist& other) noexcept {
+    assert(empty());
+    head_ = other.head_;
+    tail_ = other.tail_;
+    other.head_ = other.tail_ = nullptr;
+  }
+  /// Makes every element's link name this list (after take()).
+  void adopt() noexcept {
+    for (T* t = head_; t; t = (t->*L).next) (t->*L).owner = this;
+  }
+
   /// Moves every element of `other` to the end of this list; `other` ends
   /// empty. O(length of other): each moved link learns its new owner.
   void splice_back(ilist& other) noexcept {
