@@ -1,0 +1,34 @@
+#!/bin/sh
+# Instruction counts (valgrind --tool=callgrind): unlike wall time, they do
+# not depend on what else the machine is doing. Runs each benchmark binary
+# that bench/run.sh built (bench/build/bench_X.{libuv,phaseloop}) with a
+# small workload and prints libuv's count, phaseloop's, and libuv/phaseloop
+# (> 1 means phaseloop executes fewer instructions).
+# Usage: bench/callgrind.sh [loop_count|timers|...]   (default: loop_count timers)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$here/build
+command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is not installed" >&2; exit 1; }
+[ $# -gt 0 ] || set -- loop_count timers
+arg_for() {
+  case $1 in
+    loop_count) echo 200000 ;;
+    timers) echo 100000 ;;
+    *) echo "" ;;
+  esac
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%-12s %16s %16s %8s\n' benchmark "libuv Ir" "phaseloop Ir" ratio
+for b in "$@"; do
+  for v in libuv phaseloop; do
+    bin=$dir/bench_$b.$v
+    [ -x "$bin" ] || { echo "callgrind.sh: $bin missing: run 'make bench' first" >&2; exit 1; }
+    # shellcheck disable=SC2046
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/out.$v" "$bin" $(arg_for "$b") >/dev/null 2>"$tmp/err.$v"
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/err.$v" > "$tmp/ir.$v"
+  done
+  l=$(cat "$tmp/ir.libuv")
+  p=$(cat "$tmp/ir.phaseloop")
+  printf '%-12s %16s %16s %8s\n' "$b" "$l" "$p" "$(awk -v l="$l" -v p="$p" 'BEGIN {printf "%.2f", l / p}')"
+done
