@@ -42,9 +42,10 @@ bool async::take_pending_() noexcept {
       if (pending_.compare_exchange_weak(state, 0, std::memory_order_acq_rel)) return true;
       continue;
     }
-    // A sender is between its two steps; it finishes in a few instructions
-    // unless it was preempted, so spin briefly, then yield the CPU to it.
-    if (spins < 1000)
+    // A sender is between its two steps, which span one write() to the
+    // eventfd (a microsecond or two): spin about that long, then, as it was
+    // probably preempted, yield the CPU to it.
+    if (spins < 128)
       cpu_relax();
     else
       sched_yield();
