@@ -20,7 +20,7 @@ for cand in "$here/../.." "${srcdir:-.}" "${srcdir:-.}/../.."; do
   fi
 done
 if [ -z "$top" ]; then
-  echo "abi_smoke.sh: cannot find compat/uv.h and test/layout/abi_smoke.c" >&2
+  echo "abi_check.sh: cannot find compat/uv.h and test/layout/abi_smoke.c" >&2
   exit 1
 fi
 
