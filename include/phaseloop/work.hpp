@@ -26,8 +26,9 @@ class work : public req {
   /// is done. errc::invalid when `fn` is null. Loop thread only.
   int queue(phaseloop::loop& l, work_cb fn, after_work_cb after) noexcept;
   /// Cancels a request that has not started running: its after callback
-  /// then gets errc::canceled. errc::busy when it is running or done.
-  /// Loop thread only.
+  /// then gets errc::canceled. Canceling it again before that callback ran
+  /// also succeeds (and moves it to the back of the completion queue, as in
+  /// libuv). errc::busy when it is running or done. Loop thread only.
   int cancel() noexcept;
   /// The loop this request was queued on. (libuv: `loop`, offset 64.)
   phaseloop::loop* owner() const noexcept { return loop_; }

@@ -115,9 +115,21 @@ int work::queue(phaseloop::loop& l, work_cb fn, after_work_cb after) noexcept {
 }
 
 int work::cancel() noexcept {
-  if (loop_ == nullptr || !detail::threadpool::get().cancel(*this)) return errc::busy;
-  detail::threadpool::complete(*this);
-  return 0;
+  if (loop_ == nullptr) return errc::busy;
+  if (detail::threadpool::get().cancel(*this)) {
+    detail::threadpool::complete(*this);
+    return 0;
+  }
+  // As in libuv, a request canceled earlier whose callback has not run yet
+  // can be canceled again: it succeeds and moves to the back of the queue.
+  if (state_ == detail::threadpool::canceled && work::list::linked(*this)) {
+    std::lock_guard<std::mutex> lock(loop_->wq_mutex_);
+    work::list::unlink(*this);
+    loop_->wq_done_.push_back(*this);
+    loop_->wq_async_().send();
+    return 0;
+  }
+  return errc::busy;
 }
 
 void loop::work_done_(async* a) {
