@@ -43,6 +43,7 @@ struct phaseloop::detail::loop_access {
   static_assert(offsetof(pl::handle, loop_) == offsetof(uv_handle_t, loop));
   static_assert(offsetof(pl::handle, type_) == offsetof(uv_handle_t, type));
   static_assert(offsetof(pl::signal, signum_) == offsetof(uv_signal_t, signum));
+  static_assert(offsetof(pl::signal, cb_) == offsetof(uv_signal_t, signal_cb));
   static_assert(offsetof(pl::req, data) == offsetof(uv_req_t, data));
   static_assert(offsetof(pl::req, type_) == offsetof(uv_req_t, type));
   static_assert(offsetof(pl::req, reserved_) == offsetof(uv_req_t, reserved));
@@ -113,10 +114,11 @@ uv_loop_t* uv_loop_new(void) {
 }
 
 void uv_loop_delete(uv_loop_t* loop) {
-  uv_loop_t* def = uv_default_loop();
+  // Compare with the default loop without creating it.
+  const bool is_default = pl::loop::default_loop_if_open() == &L(loop);
   int r = uv_loop_close(loop);
   (void)r;
-  if (loop != def) std::free(loop);
+  if (!is_default) std::free(loop);
 }
 
 size_t uv_loop_size(void) { return sizeof(uv_loop_t); }
@@ -166,12 +168,12 @@ static void print_handles(uv_loop_t* loop, int only_active, FILE* stream) {
     int only_active;
     FILE* out;
   } ctx{only_active, stream};
-  L(loop).walk(
+  L(loop).walk_all(
       [](pl::handle* h, void* arg) {
         auto* c = static_cast<ctx_t*>(arg);
         if (c->only_active && !h->is_active()) return;
-        std::fprintf(c->out, "[%c%c-] %-8s %p\n", h->has_ref() ? 'R' : '-', h->is_active() ? 'A' : '-',
-                     pl::handle_type_name(h->type()), static_cast<void*>(h));
+        std::fprintf(c->out, "[%c%c%c] %-8s %p\n", h->has_ref() ? 'R' : '-', h->is_active() ? 'A' : '-',
+                     h->is_internal() ? 'I' : '-', pl::handle_type_name(h->type()), static_cast<void*>(h));
       },
       &ctx);
 }

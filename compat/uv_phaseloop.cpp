@@ -102,16 +102,17 @@ int phaseloop_hook_remove(uv_loop_t* loop, phaseloop_hook_t* hook) {
 }
 
 int phaseloop_loop_set_profile(uv_loop_t* loop, phaseloop_profile profile) {
+  if (loop == nullptr) return UV_EINVAL;
   if (profile != PHASELOOP_PROFILE_LIBUV_1_44 && profile != PHASELOOP_PROFILE_LIBUV_1_45) return UV_EINVAL;
   L(loop).set_order(static_cast<pl::profile>(profile));
   return 0;
 }
 
 phaseloop_profile phaseloop_loop_get_profile(const uv_loop_t* loop) {
-  return static_cast<phaseloop_profile>(L(loop).order());
+  return loop == nullptr ? PHASELOOP_PROFILE_LIBUV_1_45 : static_cast<phaseloop_profile>(L(loop).order());
 }
 
-uint64_t phaseloop_loop_iteration(const uv_loop_t* loop) { return L(loop).iteration(); }
+uint64_t phaseloop_loop_iteration(const uv_loop_t* loop) { return loop == nullptr ? 0 : L(loop).iteration(); }
 
 const char* phaseloop_phase_name(phaseloop_phase phase) {
   if (phase < PHASELOOP_PHASE_TIMERS || phase > PHASELOOP_PHASE_CLOSING) return nullptr;
@@ -122,9 +123,15 @@ phaseloop_tracer_t* phaseloop_tracer_new(FILE* out, int verbose) {
   return new (std::nothrow) phaseloop_tracer_s{pl::tracer(out ? out : stdout, verbose != 0)};
 }
 
-void phaseloop_tracer_name(phaseloop_tracer_t* t, const void* object, const char* label) { t->t.name(object, label); }
-void phaseloop_tracer_attach(phaseloop_tracer_t* t, uv_loop_t* loop) { L(loop).add_hook(t->t); }
+// NULL arguments are ignored: these functions have no error to return.
+void phaseloop_tracer_name(phaseloop_tracer_t* t, const void* object, const char* label) {
+  if (t != nullptr && label != nullptr) t->t.name(object, label);
+}
+void phaseloop_tracer_attach(phaseloop_tracer_t* t, uv_loop_t* loop) {
+  if (t != nullptr && loop != nullptr) L(loop).add_hook(t->t);
+}
 void phaseloop_tracer_detach(phaseloop_tracer_t* t, uv_loop_t* loop) {
+  if (t == nullptr || loop == nullptr) return;
   L(loop).remove_hook(t->t);
   t->t.flush();
 }

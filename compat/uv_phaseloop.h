@@ -72,7 +72,8 @@ UV_EXTERN int phaseloop_hook_add(uv_loop_t* loop, phaseloop_hook_t* hook);
 /* Detaches it (also from inside a hook call); 0, or UV_EINVAL if not attached. */
 UV_EXTERN int phaseloop_hook_remove(uv_loop_t* loop, phaseloop_hook_t* hook);
 
-/* Chooses the phase order of `loop`; may be changed between runs. */
+/* Chooses the phase order of `loop`; may be changed between runs.
+ * UV_EINVAL for a NULL loop or an unknown profile. */
 UV_EXTERN int phaseloop_loop_set_profile(uv_loop_t* loop, phaseloop_profile profile);
 UV_EXTERN phaseloop_profile phaseloop_loop_get_profile(const uv_loop_t* loop);
 /* Iterations started so far. */

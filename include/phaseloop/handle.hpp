@@ -45,6 +45,8 @@ class handle {
   bool is_closing() const noexcept { return flags_ & (closing_flag | closed_flag); }
   /// True when an active handle keeps the loop alive (the default).
   bool has_ref() const noexcept { return flags_ & ref_flag; }
+  /// True for handles the loop made for itself (hidden from walk()).
+  bool is_internal() const noexcept { return flags_ & internal_flag; }
   /// Makes the handle keep the loop alive while active. Idempotent.
   void ref() noexcept;
   /// Stops the handle from keeping the loop alive. Idempotent.

@@ -12,6 +12,7 @@
 /// Threads: every method is for the loop's thread only, except where noted.
 /// A loop is not copyable or movable: handles point at it.
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 
@@ -86,6 +87,8 @@ class loop {
   /// Calls `cb` for every handle of the loop, closing ones included, in the
   /// order they were created; the loop's internal handles are skipped.
   void walk(walk_cb cb, void* arg);
+  /// As walk(), but also visits the loop's internal handles.
+  void walk_all(walk_cb cb, void* arg);
   /// Number of active referenced handles (what keeps the loop alive).
   unsigned active_handles() const noexcept { return active_handles_; }
   /// Number of requests in flight.
@@ -112,14 +115,17 @@ class loop {
   int block_signal(int signum) noexcept;
   /// Starts measuring the time poll spends waiting (UV_METRICS_IDLE_TIME).
   void enable_idle_time_metric() noexcept { idle_metric_ = true; }
-  /// Nanoseconds poll has spent waiting since enable_idle_time_metric().
-  std::uint64_t idle_time() const noexcept { return idle_time_ns_; }
+  /// Nanoseconds poll has spent waiting since enable_idle_time_metric(),
+  /// including a wait in progress. Any thread.
+  std::uint64_t idle_time() const noexcept;
 
   /// The process-wide default loop, built on first use. Never destroyed
   /// unless close_default() is called.
   static loop& default_loop();
   /// As default_loop(), but nullptr when it cannot be opened.
   static loop* default_loop_or_null() noexcept;
+  /// The default loop if it was built and not closed, else nullptr.
+  static loop* default_loop_if_open() noexcept;
 
  private:
   friend class handle;
@@ -153,6 +159,7 @@ class loop {
   void poll_callback_(callback_kind k, handle* h, req* r, F&& f);
 
   void make_close_pending_(handle& h) noexcept;
+  template <bool Internal> void walk_(walk_cb cb, void* arg);
   int poll_timeout_() const noexcept;
   template <bool H> void dispatch_io_(detail::io_watcher& w, unsigned events);
 
@@ -178,7 +185,8 @@ class loop {
   phaseloop::profile profile_ = profile::newest;
   std::uint64_t time_ = 0;
   std::uint64_t iteration_ = 0;
-  std::uint64_t idle_time_ns_ = 0;
+  std::atomic<std::uint64_t> idle_time_ns_{0};
+  std::atomic<std::uint64_t> wait_start_ns_{0};  // 0: poll is not waiting
 
   handle_list handles_;              // every handle, in creation order
   handle* closing_ = nullptr;        // LIFO list of closing handles

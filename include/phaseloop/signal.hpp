@@ -6,8 +6,8 @@
 ///
 /// Several handles may watch one signal, on one loop or several; each gets
 /// the callback. A one-shot handle stops itself right after its first
-/// callback returns, and the signal's default disposition is restored as
-/// soon as the signal is caught.
+/// callback returns; when every watcher of a signal is one-shot, the
+/// signal's default disposition is restored as soon as it is caught.
 
 #include "phaseloop/handle.hpp"
 
@@ -23,7 +23,8 @@ class signal : public handle {
   explicit signal(phaseloop::loop& l) noexcept;
 
   /// Starts watching `signum` (restarting if watching another). errc::invalid
-  /// for a signal number out of range or a closing handle.
+  /// for a null callback (libuv accepts it and would call it), a signal
+  /// number out of range or one that cannot be caught, or a closing handle.
   int start(signal_cb cb, int signum) noexcept;
   /// As start(), but stops after the first delivery.
   int start_oneshot(signal_cb cb, int signum) noexcept;
@@ -45,12 +46,12 @@ class signal : public handle {
 
   enum : std::uint32_t { oneshot_flag = type_flag_1 };
 
-  // Ordered so that signum_ sits at offset 104, where C programs read
-  // libuv's public `signum`.
-  signal_cb cb_ = nullptr;
+  // Ordered so that cb_ and signum_ sit at offsets 96 and 104, where C
+  // programs read libuv's public `signal_cb` and `signum`.
   detail::link<signal> node_; // the process-wide list of watchers of signum_
   unsigned caught_ = 0;       // notes written by the handler (under its lock)
   unsigned dispatched_ = 0;   // notes read by the loop
+  signal_cb cb_ = nullptr;
   int signum_ = 0;
 
  public:

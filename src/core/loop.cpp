@@ -135,6 +135,8 @@ loop& loop::default_loop() {
   throw std::system_error(errno, std::generic_category(), "phaseloop default loop");
 }
 
+loop* loop::default_loop_if_open() noexcept { return default_ptr; }
+
 loop* loop::default_loop_or_null() noexcept {
   if (default_ptr) return default_ptr;
   loop* l = new (default_mem) loop(deferred);
@@ -143,16 +145,20 @@ loop* loop::default_loop_or_null() noexcept {
   return l;
 }
 
-void loop::walk(walk_cb cb, void* arg) {
+template <bool Internal>
+void loop::walk_(walk_cb cb, void* arg) {
   // Move the list aside so that handles made or finished by `cb` do not
   // disturb the walk; every visited handle goes back in order first.
   handle_list rest;
   rest.splice_back(handles_);
   while (handle* h = rest.pop_front()) {
     handles_.push_back(*h);
-    if (!(h->flags_ & handle::internal_flag)) cb(h, arg);
+    if (Internal || !h->is_internal()) cb(h, arg);
   }
 }
+
+void loop::walk(walk_cb cb, void* arg) { walk_<false>(cb, arg); }
+void loop::walk_all(walk_cb cb, void* arg) { walk_<true>(cb, arg); }
 
 bool loop::add_hook(hook& h) noexcept {
   if (hook::list::linked(h)) return false;

@@ -82,6 +82,15 @@ int loop::run(run_mode mode) {
   return alive_now ? 1 : 0;
 }
 
+std::uint64_t loop::idle_time() const noexcept {
+  // Another thread may ask while poll waits: count the wait so far too.
+  // Total first: if the wait ends between the two reads, the answer misses
+  // it (and a later call sees it) rather than counting it twice.
+  const std::uint64_t total = idle_time_ns_.load(std::memory_order_relaxed);
+  const std::uint64_t start = wait_start_ns_.load(std::memory_order_relaxed);
+  return start != 0 ? total + (hrtime() - start) : total;
+}
+
 bool loop::alive() const noexcept {
   return active_handles_ > 0 || active_reqs_ > 0 || !pending_.empty() || closing_ != nullptr;
 }
@@ -206,9 +215,13 @@ void loop::run_poll_(int timeout) {
   int full_batches = 48;  // bound on back-to-back re-polls of a full buffer
 
   for (;;) {
-    const std::uint64_t wait_start = (idle_metric_ && timeout != 0) ? hrtime() : 0;
+    const bool measure = idle_metric_ && timeout != 0;
+    if (measure) wait_start_ns_.store(hrtime(), std::memory_order_relaxed);
     int n = poller_.wait(timeout, events, max_events, block_sigprof_);
-    if (wait_start != 0) idle_time_ns_ += hrtime() - wait_start;
+    if (measure) {
+      const std::uint64_t start = wait_start_ns_.exchange(0, std::memory_order_relaxed);
+      idle_time_ns_.fetch_add(hrtime() - start, std::memory_order_relaxed);
+    }
     update_time();
 
     if (n < 0 && n != -EINTR) std::abort();  // the poller fd itself is broken

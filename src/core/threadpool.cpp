@@ -3,7 +3,11 @@
 // loop's done queue and the loop's internal async handle wakes the loop,
 // which runs the completion callbacks in its poll phase.
 
+#include <pthread.h>
+
+#include <atomic>
 #include <cstdlib>
+#include <new>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -18,10 +22,19 @@ class threadpool {
   enum state : int { queued = 1, running = 2, done = 3, canceled = 4 };
 
   static threadpool& get() {
-    // Built once and never destroyed: workers may still be running user
-    // work when static destructors run at exit.
-    static threadpool* pool = new threadpool(size_from_env());
-    return *pool;
+    // Built on first use and never destroyed: workers may still be running
+    // user work when static destructors run at exit. A forked child has
+    // none of the parent's threads, so it drops the parent's pool (leaking
+    // it, as its mutexes may be held by threads that no longer exist) and
+    // builds its own on first use.
+    if (threadpool* p = current_.load(std::memory_order_acquire)) return *p;
+    std::lock_guard<std::mutex> lock(init_mutex_);
+    if (threadpool* p = current_.load(std::memory_order_relaxed)) return *p;
+    static const bool registered = pthread_atfork(nullptr, nullptr, &forget_in_child) == 0;
+    (void)registered;
+    auto* p = new threadpool(size_from_env());
+    current_.store(p, std::memory_order_release);
+    return *p;
   }
 
   void post(work& w) {
@@ -87,6 +100,14 @@ class threadpool {
       lock.lock();
     }
   }
+
+  static void forget_in_child() {
+    current_.store(nullptr, std::memory_order_relaxed);
+    new (&init_mutex_) std::mutex;  // it may have been held at fork time
+  }
+
+  static inline std::atomic<threadpool*> current_{nullptr};
+  static inline std::mutex init_mutex_;
 
   std::mutex mutex_;
   std::condition_variable cond_;

@@ -41,9 +41,21 @@ struct detail::signal_registry {
   static void init_once() {
     static std::once_flag once;
     std::call_once(once, [] {
-      if (pipe2(lock_pipe, O_CLOEXEC) != 0) std::abort();
-      unlock();
+      make_lock();
+      // A forked child gets a lock of its own: sharing the parent's pipe
+      // would let either process block the other.
+      if (pthread_atfork(nullptr, nullptr, [] {
+            ::close(lock_pipe[0]);
+            ::close(lock_pipe[1]);
+            make_lock();
+          }) != 0)
+        std::abort();
     });
+  }
+
+  static void make_lock() {
+    if (pipe2(lock_pipe, O_CLOEXEC) != 0) std::abort();
+    unlock();
   }
 
   static int lock() {
