@@ -22,8 +22,8 @@ class async : public handle {
   /// unref'd). `cb` may be null: sends are then swallowed. Loop thread only.
   async(phaseloop::loop& l, async_cb cb) noexcept;
 
-  /// Wakes the loop and makes it run the callback. Any thread; async-signal
-  /// unsafe. Always returns 0.
+  /// Wakes the loop and makes it run the callback. Any thread, and
+  /// async-signal-safe (atomics and one write()). Always returns 0.
   int send() noexcept;
 
  private:

@@ -1,5 +1,6 @@
-// The Linux poller: epoll. Registration happens at watch() time, so the
-// kernel always knows what the loop wants before the poll phase waits.
+// The Linux poller: epoll. watch() only records what is wanted; flush(),
+// called by the poll phase before it waits, tells the kernel (as libuv
+// defers registration to its poll). Unwatching entirely is immediate.
 
 #include <signal.h>
 #include <sys/epoll.h>
