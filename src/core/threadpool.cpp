@@ -10,6 +10,7 @@
 #include <new>
 #include <condition_variable>
 #include <mutex>
+#include <semaphore>
 #include <thread>
 #include <vector>
 
@@ -72,16 +73,26 @@ class threadpool {
     return n;
   }
 
+  // Returns once every worker is running (as libuv's pool does), so that
+  // no worker is still starting up when the caller goes on (and, say,
+  // forks).
   explicit threadpool(unsigned n) {
     threads_.reserve(n);
+    std::counting_semaphore<> started(0);
+    unsigned made = 0;
     for (unsigned i = 0; i < n; i++) {
       try {
-        threads_.emplace_back([this] { run(); });
+        threads_.emplace_back([this, &started] {
+          started.release();
+          run();
+        });
+        made++;
       } catch (...) {
-        if (threads_.empty()) std::abort();  // no thread at all: cannot work
+        if (made == 0) std::abort();  // no thread at all: cannot work
         break;
       }
     }
+    for (unsigned i = 0; i < made; i++) started.acquire();
   }
 
   void run() {
