@@ -21,6 +21,12 @@ struct pstate {
   int stop_self_after = 0;
 };
 
+// Each rule below holds for all three kinds; written once, run for each.
+template <class H>
+class phases_per_kind : public ::testing::Test {};
+using phase_kinds = ::testing::Types<pl::idle, pl::prepare, pl::check>;
+TYPED_TEST_SUITE(phases_per_kind, phase_kinds);
+
 template <class H>
 void log_cb(H* h) {
   auto* s = static_cast<pstate*>(h->data);
@@ -56,20 +62,7 @@ void check_reverse_start_order() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(phases, callbacks_run_in_reverse_start_order) {
-  {
-    SCOPED_TRACE("idle");
-    check_reverse_start_order<pl::idle>();
-  }
-  {
-    SCOPED_TRACE("prepare");
-    check_reverse_start_order<pl::prepare>();
-  }
-  {
-    SCOPED_TRACE("check");
-    check_reverse_start_order<pl::check>();
-  }
-}
+TYPED_TEST(phases_per_kind, callbacks_run_in_reverse_start_order) { check_reverse_start_order<TypeParam>(); }
 
 // ---- set-aside list --------------------------------------------------------
 
@@ -99,20 +92,7 @@ void check_started_during_pass_waits() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(phases, list_set_aside_handles_started_during_pass_wait) {
-  {
-    SCOPED_TRACE("idle");
-    check_started_during_pass_waits<pl::idle>();
-  }
-  {
-    SCOPED_TRACE("prepare");
-    check_started_during_pass_waits<pl::prepare>();
-  }
-  {
-    SCOPED_TRACE("check");
-    check_started_during_pass_waits<pl::check>();
-  }
-}
+TYPED_TEST(phases_per_kind, list_set_aside_handles_started_during_pass_wait) { check_started_during_pass_waits<TypeParam>(); }
 
 template <class H>
 void check_stopped_during_pass_skipped() {
@@ -136,20 +116,7 @@ void check_stopped_during_pass_skipped() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(phases, handle_stopped_during_pass_by_earlier_callback_does_not_run) {
-  {
-    SCOPED_TRACE("idle");
-    check_stopped_during_pass_skipped<pl::idle>();
-  }
-  {
-    SCOPED_TRACE("prepare");
-    check_stopped_during_pass_skipped<pl::prepare>();
-  }
-  {
-    SCOPED_TRACE("check");
-    check_stopped_during_pass_skipped<pl::check>();
-  }
-}
+TYPED_TEST(phases_per_kind, handle_stopped_during_pass_by_earlier_callback_does_not_run) { check_stopped_during_pass_skipped<TypeParam>(); }
 
 template <class H>
 void check_restarted_during_pass_waits() {
@@ -178,20 +145,7 @@ void check_restarted_during_pass_waits() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(phases, handle_stopped_and_restarted_during_pass_waits_for_next_iteration) {
-  {
-    SCOPED_TRACE("idle");
-    check_restarted_during_pass_waits<pl::idle>();
-  }
-  {
-    SCOPED_TRACE("prepare");
-    check_restarted_during_pass_waits<pl::prepare>();
-  }
-  {
-    SCOPED_TRACE("check");
-    check_restarted_during_pass_waits<pl::check>();
-  }
-}
+TYPED_TEST(phases_per_kind, handle_stopped_and_restarted_during_pass_waits_for_next_iteration) { check_restarted_during_pass_waits<TypeParam>(); }
 
 template <class H>
 void check_closed_during_pass_skipped() {
@@ -219,20 +173,7 @@ void check_closed_during_pass_skipped() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(phases, handle_closed_during_pass_by_earlier_callback_does_not_run) {
-  {
-    SCOPED_TRACE("idle");
-    check_closed_during_pass_skipped<pl::idle>();
-  }
-  {
-    SCOPED_TRACE("prepare");
-    check_closed_during_pass_skipped<pl::prepare>();
-  }
-  {
-    SCOPED_TRACE("check");
-    check_closed_during_pass_skipped<pl::check>();
-  }
-}
+TYPED_TEST(phases_per_kind, handle_closed_during_pass_by_earlier_callback_does_not_run) { check_closed_during_pass_skipped<TypeParam>(); }
 
 template <class H>
 void check_self_stop() {
@@ -257,20 +198,7 @@ void check_self_stop() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(phases, stop_in_own_callback_ends_the_handle_and_allows_restart) {
-  {
-    SCOPED_TRACE("idle");
-    check_self_stop<pl::idle>();
-  }
-  {
-    SCOPED_TRACE("prepare");
-    check_self_stop<pl::prepare>();
-  }
-  {
-    SCOPED_TRACE("check");
-    check_self_stop<pl::check>();
-  }
-}
+TYPED_TEST(phases_per_kind, stop_in_own_callback_ends_the_handle_and_allows_restart) { check_self_stop<TypeParam>(); }
 
 // ---- start/stop rules ------------------------------------------------------
 
@@ -304,20 +232,7 @@ void check_start_rules() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(phases, start_rules_null_callback_invalid_and_restart_of_active_is_noop) {
-  {
-    SCOPED_TRACE("idle");
-    check_start_rules<pl::idle>();
-  }
-  {
-    SCOPED_TRACE("prepare");
-    check_start_rules<pl::prepare>();
-  }
-  {
-    SCOPED_TRACE("check");
-    check_start_rules<pl::check>();
-  }
-}
+TYPED_TEST(phases_per_kind, start_rules_null_callback_invalid_and_restart_of_active_is_noop) { check_start_rules<TypeParam>(); }
 
 TEST(phases, handle_types_are_reported) {
   pl::loop l;
