@@ -9,24 +9,6 @@
 static int marker;
 static int other_marker;
 
-static int close_calls;
-static void count_close_cb(uv_handle_t* h) {
-  (void)h;
-  close_calls++;
-}
-static void async_cb(uv_async_t* h) { (void)h; }
-static void timer_cb(uv_timer_t* h) { (void)h; }
-static void idle_cb(uv_idle_t* h) { (void)h; }
-static void signal_cb(uv_signal_t* h, int signum) {
-  (void)h;
-  (void)signum;
-}
-
-static int setup(void** state) {
-  (void)state;
-  close_calls = 0;
-  return 0;
-}
 
 static void loop_data_kept(void** state) {
   (void)state;
@@ -71,7 +53,7 @@ static void handle_data_kept_across_init(void** state) {
   assert_int_equal(uv_idle_init(&loop, &i), 0);
   assert_int_equal(uv_prepare_init(&loop, &p), 0);
   assert_int_equal(uv_check_init(&loop, &c), 0);
-  assert_int_equal(uv_async_init(&loop, &a, async_cb), 0);
+  assert_int_equal(uv_async_init(&loop, &a, nop_async_cb), 0);
   assert_int_equal(uv_signal_init(&loop, &s), 0);
   assert_ptr_equal(t.data, &marker);
   assert_ptr_equal(i.data, &marker);
@@ -83,7 +65,7 @@ static void handle_data_kept_across_init(void** state) {
   uv_handle_set_data((uv_handle_t*)&t, &other_marker);
   assert_ptr_equal(t.data, &other_marker);
   /* Starting does not touch it either. */
-  assert_int_equal(uv_timer_start(&t, timer_cb, 1000, 0), 0);
+  assert_int_equal(uv_timer_start(&t, nop_timer_cb, 1000, 0), 0);
   assert_ptr_equal(t.data, &other_marker);
   uv_close((uv_handle_t*)&t, count_close_cb);
   uv_close((uv_handle_t*)&i, count_close_cb);
@@ -121,11 +103,11 @@ static void public_handle_fields(void** state) {
 
   /* active_handles counts handles that are active and referenced. */
   assert_int_equal(loop.active_handles, 0);
-  assert_int_equal(uv_timer_start(&t, timer_cb, 1000, 0), 0);
+  assert_int_equal(uv_timer_start(&t, nop_timer_cb, 1000, 0), 0);
   assert_int_equal(loop.active_handles, 1);
-  assert_int_equal(uv_idle_start(&i, idle_cb), 0);
+  assert_int_equal(uv_idle_start(&i, nop_idle_cb), 0);
   assert_int_equal(loop.active_handles, 2);
-  assert_int_equal(uv_idle_start(&i, idle_cb), 0); /* already active */
+  assert_int_equal(uv_idle_start(&i, nop_idle_cb), 0); /* already active */
   assert_int_equal(loop.active_handles, 2);
   uv_unref((uv_handle_t*)&t);
   assert_int_equal(loop.active_handles, 1);
@@ -136,7 +118,7 @@ static void public_handle_fields(void** state) {
   assert_int_equal(uv_idle_stop(&i), 0);
   assert_int_equal(loop.active_handles, 1);
   /* An async handle is active from init. */
-  assert_int_equal(uv_async_init(&loop, &a, async_cb), 0);
+  assert_int_equal(uv_async_init(&loop, &a, nop_async_cb), 0);
   assert_int_equal(a.type, UV_ASYNC);
   assert_int_equal(loop.active_handles, 2);
   uv_unref((uv_handle_t*)&a);
@@ -144,10 +126,10 @@ static void public_handle_fields(void** state) {
 
   /* signum: 0 until started, the signal while watching, 0 once stopped. */
   assert_int_equal(s.signum, 0);
-  assert_int_equal(uv_signal_start(&s, signal_cb, SIGUSR1), 0);
+  assert_int_equal(uv_signal_start(&s, nop_signal_cb, SIGUSR1), 0);
   assert_int_equal(s.signum, SIGUSR1);
   assert_int_equal(loop.active_handles, 2);
-  assert_int_equal(uv_signal_start(&s, signal_cb, SIGUSR2), 0);
+  assert_int_equal(uv_signal_start(&s, nop_signal_cb, SIGUSR2), 0);
   assert_int_equal(s.signum, SIGUSR2);
   assert_int_equal(loop.active_handles, 2);
   assert_int_equal(uv_signal_stop(&s), 0);
@@ -214,10 +196,10 @@ static void work_req_fields(void** state) {
 
 int run_data_tests(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup(loop_data_kept, setup),
-      cmocka_unit_test_setup(handle_data_kept_across_init, setup),
-      cmocka_unit_test_setup(public_handle_fields, setup),
-      cmocka_unit_test_setup(work_req_fields, setup),
+      cmocka_unit_test_setup(loop_data_kept, reset_close_calls),
+      cmocka_unit_test_setup(handle_data_kept_across_init, reset_close_calls),
+      cmocka_unit_test_setup(public_handle_fields, reset_close_calls),
+      cmocka_unit_test_setup(work_req_fields, reset_close_calls),
   };
   return cmocka_run_group_tests_name("data", tests, NULL, NULL);
 }

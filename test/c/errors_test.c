@@ -10,26 +10,7 @@
 
 #include "suites.h"
 
-static int close_calls;
-static void count_close_cb(uv_handle_t* h) {
-  (void)h;
-  close_calls++;
-}
 
-static void timer_cb(uv_timer_t* t) { (void)t; }
-static void idle_cb(uv_idle_t* h) { (void)h; }
-static void prepare_cb(uv_prepare_t* h) { (void)h; }
-static void check_cb(uv_check_t* h) { (void)h; }
-static void signal_cb(uv_signal_t* h, int signum) {
-  (void)h;
-  (void)signum;
-}
-
-static int setup(void** state) {
-  (void)state;
-  close_calls = 0;
-  return 0;
-}
 
 /* ---- timers ------------------------------------------------------------ */
 
@@ -94,7 +75,7 @@ static void timer_start_closing(void** state) {
   assert_int_equal(uv_loop_init(&loop), 0);
   assert_int_equal(uv_timer_init(&loop, &t), 0);
   uv_close((uv_handle_t*)&t, count_close_cb);
-  assert_int_equal(uv_timer_start(&t, timer_cb, 0, 0), UV_EINVAL);
+  assert_int_equal(uv_timer_start(&t, nop_timer_cb, 0, 0), UV_EINVAL);
   assert_int_equal(uv_is_active((uv_handle_t*)&t), 0);
   assert_int_equal(loop.active_handles, 0);
   finish_loop(&loop);
@@ -108,7 +89,7 @@ static void idle_start_closing(void** state) {
   assert_int_equal(uv_loop_init(&loop), 0);
   assert_int_equal(uv_idle_init(&loop, &h), 0);
   uv_close((uv_handle_t*)&h, count_close_cb);
-  assert_int_equal(uv_idle_start(&h, idle_cb), UV_EINVAL);
+  assert_int_equal(uv_idle_start(&h, nop_idle_cb), UV_EINVAL);
   assert_int_equal(uv_is_active((uv_handle_t*)&h), 0);
   assert_int_equal(loop.active_handles, 0);
   finish_loop(&loop);
@@ -122,10 +103,10 @@ static void prepare_start_closing(void** state) {
   assert_int_equal(uv_loop_init(&loop), 0);
   assert_int_equal(uv_prepare_init(&loop, &h), 0);
   /* Started, then closed: close stops it and it must not start again. */
-  assert_int_equal(uv_prepare_start(&h, prepare_cb), 0);
+  assert_int_equal(uv_prepare_start(&h, nop_prepare_cb), 0);
   uv_close((uv_handle_t*)&h, count_close_cb);
   assert_int_equal(uv_is_active((uv_handle_t*)&h), 0);
-  assert_int_equal(uv_prepare_start(&h, prepare_cb), UV_EINVAL);
+  assert_int_equal(uv_prepare_start(&h, nop_prepare_cb), UV_EINVAL);
   assert_int_equal(uv_is_active((uv_handle_t*)&h), 0);
   assert_int_equal(loop.active_handles, 0);
   finish_loop(&loop);
@@ -139,7 +120,7 @@ static void check_start_closing(void** state) {
   assert_int_equal(uv_loop_init(&loop), 0);
   assert_int_equal(uv_check_init(&loop, &h), 0);
   uv_close((uv_handle_t*)&h, count_close_cb);
-  assert_int_equal(uv_check_start(&h, check_cb), UV_EINVAL);
+  assert_int_equal(uv_check_start(&h, nop_check_cb), UV_EINVAL);
   assert_int_equal(uv_is_active((uv_handle_t*)&h), 0);
   assert_int_equal(loop.active_handles, 0);
   finish_loop(&loop);
@@ -153,8 +134,8 @@ static void signal_start_closing(void** state) {
   assert_int_equal(uv_loop_init(&loop), 0);
   assert_int_equal(uv_signal_init(&loop, &h), 0);
   uv_close((uv_handle_t*)&h, count_close_cb);
-  assert_int_equal(uv_signal_start(&h, signal_cb, SIGUSR2), UV_EINVAL);
-  assert_int_equal(uv_signal_start_oneshot(&h, signal_cb, SIGUSR2), UV_EINVAL);
+  assert_int_equal(uv_signal_start(&h, nop_signal_cb, SIGUSR2), UV_EINVAL);
+  assert_int_equal(uv_signal_start_oneshot(&h, nop_signal_cb, SIGUSR2), UV_EINVAL);
   assert_int_equal(uv_is_active((uv_handle_t*)&h), 0);
   assert_int_equal(h.signum, 0);
   assert_int_equal(loop.active_handles, 0);
@@ -172,14 +153,14 @@ static void signal_start_bad_signum(void** state) {
   assert_int_equal(uv_loop_init(&loop), 0);
   assert_int_equal(uv_signal_init(&loop, &h), 0);
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    assert_int_equal(uv_signal_start(&h, signal_cb, bad[i]), UV_EINVAL);
-    assert_int_equal(uv_signal_start_oneshot(&h, signal_cb, bad[i]), UV_EINVAL);
+    assert_int_equal(uv_signal_start(&h, nop_signal_cb, bad[i]), UV_EINVAL);
+    assert_int_equal(uv_signal_start_oneshot(&h, nop_signal_cb, bad[i]), UV_EINVAL);
     assert_int_equal(h.signum, 0);
     assert_int_equal(uv_is_active((uv_handle_t*)&h), 0);
   }
   assert_int_equal(loop.active_handles, 0);
   /* The highest real-time signal is a valid one. */
-  assert_int_equal(uv_signal_start(&h, signal_cb, SIGRTMAX), 0);
+  assert_int_equal(uv_signal_start(&h, nop_signal_cb, SIGRTMAX), 0);
   assert_int_equal(h.signum, SIGRTMAX);
   assert_int_equal(uv_signal_stop(&h), 0);
   uv_close((uv_handle_t*)&h, count_close_cb);
@@ -197,12 +178,12 @@ static void loop_close_busy_handle(void** state) {
   assert_int_equal(uv_timer_init(&loop, &t), 0);
   /* An initialized, never started handle already makes it busy. */
   assert_int_equal(uv_loop_close(&loop), UV_EBUSY);
-  assert_int_equal(uv_timer_start(&t, timer_cb, 1000, 0), 0);
+  assert_int_equal(uv_timer_start(&t, nop_timer_cb, 1000, 0), 0);
   assert_int_equal(uv_loop_close(&loop), UV_EBUSY);
   assert_int_equal(uv_timer_stop(&t), 0);
   assert_int_equal(uv_loop_close(&loop), UV_EBUSY);
   /* A failed close leaves the loop usable. */
-  assert_int_equal(uv_timer_start(&t, timer_cb, 1000, 0), 0);
+  assert_int_equal(uv_timer_start(&t, nop_timer_cb, 1000, 0), 0);
   uv_close((uv_handle_t*)&t, count_close_cb);
   /* Closing, but its close callback has not run yet. */
   assert_int_equal(uv_loop_close(&loop), UV_EBUSY);
@@ -414,7 +395,7 @@ static void double_close(void** state) {
   assert_int_equal(uv_loop_init(&loop), 0);
   assert_int_equal(uv_timer_init(&loop, &t), 0);
   assert_int_equal(uv_idle_init(&loop, &i), 0);
-  assert_int_equal(uv_timer_start(&t, timer_cb, 1000, 0), 0);
+  assert_int_equal(uv_timer_start(&t, nop_timer_cb, 1000, 0), 0);
   uv_close((uv_handle_t*)&t, count_close_cb);
   capture_stderr(second_close, &t, text, sizeof text);
   assert_non_null(strstr(text, "uv_close() called twice"));
@@ -432,23 +413,23 @@ static void double_close(void** state) {
 
 int run_errors_tests(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup(timer_start_null_cb, setup),
-      cmocka_unit_test_setup(timer_again_never_started, setup),
-      cmocka_unit_test_setup(loop_watcher_start_null_cb, setup),
-      cmocka_unit_test_setup(timer_start_closing, setup),
-      cmocka_unit_test_setup(idle_start_closing, setup),
-      cmocka_unit_test_setup(prepare_start_closing, setup),
-      cmocka_unit_test_setup(check_start_closing, setup),
-      cmocka_unit_test_setup(signal_start_closing, setup),
-      cmocka_unit_test_setup(signal_start_bad_signum, setup),
-      cmocka_unit_test_setup(loop_close_busy_handle, setup),
-      cmocka_unit_test_setup(loop_close_busy_work, setup),
-      cmocka_unit_test_setup(run_invalid_mode, setup),
-      cmocka_unit_test_setup(loop_configure_options, setup),
-      cmocka_unit_test_setup(queue_work_null_cb, setup),
-      cmocka_unit_test_setup(cancel_non_cancellable, setup),
-      cmocka_unit_test_setup(cancel_work_states, setup),
-      cmocka_unit_test_setup(double_close, setup),
+      cmocka_unit_test_setup(timer_start_null_cb, reset_close_calls),
+      cmocka_unit_test_setup(timer_again_never_started, reset_close_calls),
+      cmocka_unit_test_setup(loop_watcher_start_null_cb, reset_close_calls),
+      cmocka_unit_test_setup(timer_start_closing, reset_close_calls),
+      cmocka_unit_test_setup(idle_start_closing, reset_close_calls),
+      cmocka_unit_test_setup(prepare_start_closing, reset_close_calls),
+      cmocka_unit_test_setup(check_start_closing, reset_close_calls),
+      cmocka_unit_test_setup(signal_start_closing, reset_close_calls),
+      cmocka_unit_test_setup(signal_start_bad_signum, reset_close_calls),
+      cmocka_unit_test_setup(loop_close_busy_handle, reset_close_calls),
+      cmocka_unit_test_setup(loop_close_busy_work, reset_close_calls),
+      cmocka_unit_test_setup(run_invalid_mode, reset_close_calls),
+      cmocka_unit_test_setup(loop_configure_options, reset_close_calls),
+      cmocka_unit_test_setup(queue_work_null_cb, reset_close_calls),
+      cmocka_unit_test_setup(cancel_non_cancellable, reset_close_calls),
+      cmocka_unit_test_setup(cancel_work_states, reset_close_calls),
+      cmocka_unit_test_setup(double_close, reset_close_calls),
   };
   return cmocka_run_group_tests_name("errors", tests, NULL, NULL);
 }

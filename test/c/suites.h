@@ -32,4 +32,18 @@ void finish_loop(uv_loop_t* loop);
 /* Closes `h` if it is not closing yet; a walk callback. */
 void close_walk_cb(uv_handle_t* h, void* arg);
 
+/* Close callbacks counted: count_close_cb adds one to close_calls; a
+ * group's setup resets it with reset_close_calls (a cmocka setup). */
+extern int close_calls;
+void count_close_cb(uv_handle_t* h);
+int reset_close_calls(void** state);
+
+/* Callbacks that do nothing, for handles that only need to be started. */
+void nop_timer_cb(uv_timer_t* h);
+void nop_idle_cb(uv_idle_t* h);
+void nop_prepare_cb(uv_prepare_t* h);
+void nop_check_cb(uv_check_t* h);
+void nop_async_cb(uv_async_t* h);
+void nop_signal_cb(uv_signal_t* h, int signum);
+
 #endif /* PHASELOOP_TEST_C_SUITES_H */
