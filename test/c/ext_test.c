@@ -11,12 +11,6 @@
 #include "suites.h"
 #include "uv_phaseloop.h"
 
-static int close_calls;
-static void count_close_cb(uv_handle_t* h) {
-  (void)h;
-  close_calls++;
-}
-
 /* ---- a recorder of hook events ------------------------------------------- */
 
 enum { EV_ENTER, EV_EXIT, EV_CB_ENTER, EV_CB_EXIT };

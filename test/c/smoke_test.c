@@ -18,17 +18,11 @@ static void count_timer_cb(uv_timer_t* t) {
   fired++;
 }
 
-static int closed;
-static void count_close_cb(uv_handle_t* h) {
-  (void)h;
-  closed++;
-}
-
 static void one_timer(void** state) {
   (void)state;
   uv_loop_t loop;
   uv_timer_t t;
-  fired = closed = 0;
+  fired = close_calls = 0;
   assert_int_equal(uv_loop_init(&loop), 0);
   assert_int_equal(uv_timer_init(&loop, &t), 0);
   assert_int_equal(uv_timer_start(&t, count_timer_cb, 1, 0), 0);
@@ -36,9 +30,9 @@ static void one_timer(void** state) {
   assert_int_equal(uv_run(&loop, UV_RUN_DEFAULT), 0);
   assert_int_equal(fired, 1);
   uv_close((uv_handle_t*)&t, count_close_cb);
-  assert_int_equal(closed, 0); /* close callbacks run in the loop */
+  assert_int_equal(close_calls, 0); /* close callbacks run in the loop */
   finish_loop(&loop);
-  assert_int_equal(closed, 1);
+  assert_int_equal(close_calls, 1);
 }
 
 int run_smoke_tests(void) {
