@@ -38,6 +38,8 @@ class timer : public handle {
   std::uint64_t repeat() const noexcept { return repeat_; }
   /// Milliseconds until due, 0 if due or expired (relative to loop time).
   std::uint64_t due_in() const noexcept;
+  /// The callback given to the last start(), or nullptr.
+  timer_cb callback() const noexcept { return cb_; }
   /// Absolute loop time (ms) when the timer is due.
   std::uint64_t due() const noexcept { return due_; }
 
