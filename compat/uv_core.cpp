@@ -239,6 +239,8 @@ int uv_cancel(uv_req_t* req) {
   switch (req->type) {
     case UV_WORK:
       return as<pl::work>(req).cancel();
+    case UV_FS:
+      return as<pl::fs_req>(req).cancel();
     default:
       return UV_EINVAL;
   }

@@ -33,6 +33,7 @@ struct phase_event {
 /// What kind of callback the loop is about to make.
 enum class callback_kind : std::uint8_t {
   timer, idle, prepare, check, async, signal, close, work_done, pending, io,
+  fs,  ///< an fs_req completed (poll phase)
 };
 
 /// What a callback hook is told.

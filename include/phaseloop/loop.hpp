@@ -135,6 +135,7 @@ class loop {
   friend class async;
   friend class signal;
   friend class work;
+  friend class fs_req;
   friend class detail::threadpool;
   friend struct detail::signal_registry;
   friend struct detail::loop_access;
@@ -206,7 +207,7 @@ class loop {
   int signal_pipe_write_ = -1;
 
   std::mutex wq_mutex_;                // guards wq_done_
-  work::list wq_done_;                 // finished work, for the poll phase
+  detail::pool_task::list wq_done_;    // finished pool requests, for the poll phase
   alignas(async) unsigned char wq_async_mem_[sizeof(async)];
 };
 

@@ -2,6 +2,7 @@
 /// Everything phaseloop's C++ API offers, in one include.
 
 #include "phaseloop/async.hpp"
+#include "phaseloop/fs.hpp"
 #include "phaseloop/handle.hpp"
 #include "phaseloop/hooks.hpp"
 #include "phaseloop/loop.hpp"

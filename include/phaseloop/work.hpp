@@ -6,7 +6,7 @@
 /// on first use with UV_THREADPOOL_SIZE threads (default 4, at most 1024;
 /// 0 means 1). Work runs in submission order (FIFO) as threads free up.
 
-#include "phaseloop/detail/ilist.hpp"
+#include "phaseloop/detail/pool_task.hpp"
 #include "phaseloop/request.hpp"
 
 namespace phaseloop {
@@ -34,18 +34,15 @@ class work : public req {
   phaseloop::loop* owner() const noexcept { return loop_; }
 
  private:
-  friend class phaseloop::loop;
-  friend class detail::threadpool;
   friend struct detail::loop_access;
+  // How the pool drives a work request (threadpool.cpp).
+  static const detail::pool_ops pool_ops_;
+  static work& of_(detail::pool_task& t) noexcept;
+
   phaseloop::loop* loop_ = nullptr;  // offset 64
   work_cb work_cb_ = nullptr;        // offset 72
   after_work_cb after_cb_ = nullptr; // offset 80
-  detail::link<work> node_;          // pool queue, then the loop's done queue
-  int state_ = 0;                    // queued / running / done / canceled
-
- public:
-  /// Queue type used by the pool and the loop (an implementation detail).
-  using list = detail::ilist<work, &work::node_>;
+  detail::pool_task task_;           // the pool's queue entry
 };
 
 }  // namespace phaseloop

@@ -2,10 +2,15 @@
 // (as libuv's). Workers take requests FIFO; a finished request goes on its
 // loop's done queue and the loop's internal async handle wakes the loop,
 // which runs the completion callbacks in its poll phase.
+//
+// The pool queues detail::pool_task entries; each request type (work here,
+// fs_req in src/io/fs.cpp) embeds one and says through its pool_ops how to
+// run it, which loop it belongs to and how to complete it.
 
 #include <pthread.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdlib>
 #include <new>
 #include <condition_variable>
@@ -38,33 +43,63 @@ class threadpool {
     return *p;
   }
 
-  void post(work& w) {
+  // Queues `t` for loop `l`, which counts it as active until its done
+  // function is about to run (loop::work_done_).
+  static int submit(loop& l, pool_task& t, const pool_ops& ops) noexcept {
+    t.ops = &ops;
+    l.active_reqs_++;
+    try {
+      get().post(t);
+    } catch (...) {
+      l.active_reqs_--;
+      return errc::no_memory;
+    }
+    return 0;
+  }
+
+  static int cancel(loop& l, pool_task& t) noexcept {
+    if (get().unqueue(t)) {
+      complete(l, t);
+      return 0;
+    }
+    // As in libuv, a request canceled earlier whose callback has not run yet
+    // can be canceled again: it succeeds and moves to the back of the queue.
+    if (t.state == canceled && pool_task::list::linked(t)) {
+      std::lock_guard<std::mutex> lock(l.wq_mutex_);
+      pool_task::list::unlink(t);
+      l.wq_done_.push_back(t);
+      l.wq_async_().send();
+      return 0;
+    }
+    return errc::busy;
+  }
+
+ private:
+  void post(pool_task& t) {
     std::lock_guard<std::mutex> lock(mutex_);
-    w.state_ = queued;
-    queue_.push_back(w);
+    t.state = queued;
+    queue_.push_back(t);
     if (idle_ > 0) cond_.notify_one();
   }
 
-  // Takes `w` off the queue if no worker has started it.
-  bool cancel(work& w) {
+  // Takes `t` off the queue if no worker has started it.
+  bool unqueue(pool_task& t) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (w.state_ != queued || !queue_.contains(w)) return false;
-    queue_.erase(w);
-    w.state_ = canceled;
+    if (t.state != queued || !queue_.contains(t)) return false;
+    queue_.erase(t);
+    t.state = canceled;
     return true;
   }
 
   // The send happens under the loop's mutex, which loop::close() takes:
   // once the loop has run this request's callback it may be closed and
   // freed, so no worker may still be about to touch it.
-  static void complete(work& w) {
-    loop& l = *w.loop_;
+  static void complete(loop& l, pool_task& t) {
     std::lock_guard<std::mutex> lock(l.wq_mutex_);
-    l.wq_done_.push_back(w);
+    l.wq_done_.push_back(t);
     l.wq_async_().send();
   }
 
- private:
   static unsigned size_from_env() {
     unsigned n = 4;
     if (const char* v = std::getenv("UV_THREADPOOL_SIZE")) n = static_cast<unsigned>(std::atoi(v));
@@ -103,11 +138,11 @@ class threadpool {
         cond_.wait(lock);
         idle_--;
       }
-      work* w = queue_.pop_front();
-      w->state_ = running;
+      pool_task* t = queue_.pop_front();
+      t->state = running;
       lock.unlock();
-      w->work_cb_(w);
-      complete(*w);  // state_ stays `running` until the loop takes it
+      t->ops->run(*t);
+      complete(t->ops->owner(*t), *t);  // `running` until the loop takes it
       lock.lock();
     }
   }
@@ -122,63 +157,67 @@ class threadpool {
 
   std::mutex mutex_;
   std::condition_variable cond_;
-  work::list queue_;
+  pool_task::list queue_;
   unsigned idle_ = 0;
   std::vector<std::thread> threads_;
 };
 
+int pool_submit(loop& l, pool_task& t, const pool_ops& ops) noexcept { return threadpool::submit(l, t, ops); }
+int pool_cancel(loop& l, pool_task& t) noexcept { return threadpool::cancel(l, t); }
+
 }  // namespace phaseloop::detail
 
 namespace phaseloop {
+
+work& work::of_(detail::pool_task& t) noexcept {
+  // offsetof on a class that is not standard-layout is conditionally
+  // supported; GCC and Clang support it (the C layer relies on it too).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+  return detail::task_owner<work>(t, offsetof(work, task_));
+#pragma GCC diagnostic pop
+}
+
+const detail::pool_ops work::pool_ops_ = {
+    [](detail::pool_task& t) {
+      work& w = of_(t);
+      w.work_cb_(&w);
+    },
+    [](detail::pool_task& t) -> loop& { return *of_(t).loop_; },
+    [](detail::pool_task& t, int status) {
+      work& w = of_(t);
+      if (after_work_cb cb = w.after_cb_)
+        w.loop_->poll_callback_(callback_kind::work_done, nullptr, &w, [cb, &w, status] { cb(&w, status); });
+    },
+};
 
 int work::queue(phaseloop::loop& l, work_cb fn, after_work_cb after) noexcept {
   if (fn == nullptr) return errc::invalid;
   loop_ = &l;
   work_cb_ = fn;
   after_cb_ = after;
-  l.active_reqs_++;
-  try {
-    detail::threadpool::get().post(*this);
-  } catch (...) {
-    l.active_reqs_--;
-    return errc::no_memory;
-  }
-  return 0;
+  return detail::pool_submit(l, task_, pool_ops_);
 }
 
 int work::cancel() noexcept {
   if (loop_ == nullptr) return errc::busy;
-  if (detail::threadpool::get().cancel(*this)) {
-    detail::threadpool::complete(*this);
-    return 0;
-  }
-  // As in libuv, a request canceled earlier whose callback has not run yet
-  // can be canceled again: it succeeds and moves to the back of the queue.
-  if (state_ == detail::threadpool::canceled && work::list::linked(*this)) {
-    std::lock_guard<std::mutex> lock(loop_->wq_mutex_);
-    work::list::unlink(*this);
-    loop_->wq_done_.push_back(*this);
-    loop_->wq_async_().send();
-    return 0;
-  }
-  return errc::busy;
+  return detail::pool_cancel(*loop_, task_);
 }
 
 void loop::work_done_(async* a) {
   loop& l = a->owner();
-  work::list done;
+  detail::pool_task::list done;
   {
     // O(1) under the lock that workers contend on; adopt outside it.
     std::lock_guard<std::mutex> lock(l.wq_mutex_);
     done.take(l.wq_done_);
   }
   done.adopt();
-  while (work* w = done.pop_front()) {
+  while (detail::pool_task* t = done.pop_front()) {
     l.active_reqs_--;
-    const int status = w->state_ == detail::threadpool::canceled ? errc::canceled : 0;
-    w->state_ = detail::threadpool::done;
-    if (after_work_cb cb = w->after_cb_)
-      l.poll_callback_(callback_kind::work_done, nullptr, w, [cb, w, status] { cb(w, status); });
+    const int status = t->state == detail::threadpool::canceled ? errc::canceled : 0;
+    t->state = detail::threadpool::done;
+    t->ops->done(*t, status);
   }
 }
 

@@ -23,6 +23,7 @@ const char* kind_name(callback_kind k) noexcept {
     case callback_kind::work_done: return "work done";
     case callback_kind::pending: return "pending";
     case callback_kind::io: return "io";
+    case callback_kind::fs: return "fs";
   }
   return "?";
 }
