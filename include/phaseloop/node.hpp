@@ -88,8 +88,10 @@ class timeout {
   /// clearTimeout / clearInterval. Safe on an inactive timeout and from
   /// inside its own callback.
   void clear() noexcept;
-  /// Restarts the countdown from now with the same delay (Timeout#refresh);
-  /// a no-op on a timeout that is not active.
+  /// Restarts the countdown from now with the same delay (Timeout#refresh),
+  /// also after a one-shot timeout has fired, as Node does; a no-op once
+  /// cleared. (node11 reproduces Node 11's quirk: a fired timeout refreshed
+  /// comes back unreferenced.)
   void refresh() noexcept;
   /// Timeout#ref, #unref, #hasRef: whether this timeout keeps the loop alive.
   void ref() noexcept;
@@ -126,6 +128,7 @@ class timeout {
   bool active_ = false;
   bool refed_ = true;
   bool running_ = false;   // its callback is on the stack
+  bool cleared_ = false;   // clear() was the last word: refresh() does nothing
 
  public:
   using list = detail::ilist<timeout, &timeout::node_>;

@@ -44,6 +44,7 @@ void timeout::start(callback cb, double after, bool repeat) noexcept {
   after_ = clamp_delay(after);
   repeat_ = repeat;
   active_ = true;
+  cleared_ = false;
   if (refed_) rt_->ref_timer_(true);
   if (!refed_ && rt_->mode_ == mode::node10) {
     rt_->make_own_timer_(*this, after_);
@@ -53,6 +54,7 @@ void timeout::start(callback cb, double after, bool repeat) noexcept {
 }
 
 void timeout::clear() noexcept {
+  cleared_ = true;
   if (!active_) return;
   active_ = false;
   rt_->remove_(*this);
@@ -60,7 +62,19 @@ void timeout::clear() noexcept {
 }
 
 void timeout::refresh() noexcept {
-  if (!active_) return;
+  if (cleared_ || cb_ == nullptr) return;
+  if (!active_) {
+    // A one-shot timeout that fired: it runs again.
+    active_ = true;
+    if (rt_->mode_ == mode::node11) refed_ = false;  // Node 11 loses its ref here
+    if (refed_) rt_->ref_timer_(true);
+    if (!refed_ && rt_->mode_ == mode::node10) {
+      rt_->make_own_timer_(*this, after_);
+    } else {
+      rt_->insert_(*this, rt_->now());
+    }
+    return;
+  }
   if (own_ != nullptr) {
     own_->start(own_->callback(), whole_ms(after_), 0);
     return;

@@ -408,3 +408,27 @@ TEST(NodeLayer, ObserverSeesNativeCallbacksAndTheirContents) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_P(NodeModes, RefreshAfterFiringRunsItAgainButNotAfterClear) {
+  js j(GetParam());
+  pn::timeout* t = nullptr;
+  pn::timeout* cleared = nullptr;
+  j.run([&] {
+    t = j.set_timeout(1, [&] { j.log("fired"); });
+    cleared = j.set_timeout(1, [&] { j.log("never"); });
+    cleared->clear();
+    j.set_timeout(5, [&] {
+      j.log("refresh");
+      t->refresh();
+      cleared->refresh();
+    });
+    j.set_timeout(20, [&] { j.log("end"); });  // keeps node11's unref'd refresh alive
+  });
+  EXPECT_EQ(j.joined(), "fired refresh fired end");
+  // Node 11 loses the reference of a fired timeout it refreshes.
+  EXPECT_EQ(t->has_ref(), GetParam() != pn::mode::node11);
+}
+
+}  // namespace
