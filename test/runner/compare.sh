@@ -1,0 +1,59 @@
+#!/bin/sh
+# phaseloop compare: the columns, the exit status (0 same, 1 diverge,
+# 2 errors) and the rule it names for the first divergence.
+. "${srcdir:-.}/test/runner/lib.sh"
+set -e
+
+compare() {
+  checks=$((checks + 1))
+  set +e
+  "$pl" compare "$@" > "$tmp/out" 2> "$tmp/err"
+  status=$?
+  set -e
+}
+
+# The seed example: node10 batches one timer list.
+compare "$cases/seed.js"
+expect_status "seed" 1
+expect_in "$tmp/out" "seed" "     node10   | node11   | node"
+expect_in "$tmp/out" "seed" "* 2  timer2   | promise1 | promise1   <- first divergence"
+expect_in "$tmp/out" "seed" "The modes diverge at line 2."
+expect_in "$tmp/out" "seed" "node10 vs node11: both printed \"timer1\" from timeout #1"
+expect_in "$tmp/out" "seed" "node10 ran timeout #2 (setTimeout 1 ms), while node11 ran microtask #3 (promise job)"
+expect_in "$tmp/out" "seed" "Rule: node10 runs every expired timer of one list (same delay) in one native callback"
+expect_in "$tmp/out" "seed" "(Node PR #22842, Node 11.0.0)"
+expect_in "$tmp/out" "seed" "node11 vs node: same output."
+
+# Two modes only.
+compare --modes=node10,node "$cases/seed.js"
+expect_status "seed, two modes" 1
+expect_in "$tmp/out" "seed, two modes" "node drains nextTicks and microtasks after each timer"
+expect_not_in "$tmp/out" "seed, two modes" "node11"
+
+# Immediates.
+compare "$cases/immediates.js"
+expect_status "immediates" 1
+expect_in "$tmp/out" "immediates" "Rule: node10 runs all the immediates of one check phase in one native callback"
+
+# No divergence.
+compare "$cases/ticks-and-promises.js"
+expect_status "ticks and promises" 0
+expect_in "$tmp/out" "ticks and promises" "All 3 modes print the same 8 lines."
+
+# Unhandled rejection: node ends early.
+compare --modes=node11,node "$cases/rejection-unhandled.js"
+expect_status "rejection" 1
+expect_in "$tmp/out" "rejection" "node stopped on an unhandled rejection (Error: nobody catches this)"
+expect_in "$tmp/out" "rejection" "Rule: since Node 15 an unhandled promise rejection is an uncaught exception"
+
+# queueMicrotask is missing in node10.
+compare --modes=node10,node11 "$cases/queue-microtask.js"
+expect_status "queueMicrotask" 1
+expect_in "$tmp/out" "queueMicrotask" "Rule: queueMicrotask does not exist in node10"
+
+# Errors.
+compare "$tmp/none.js"
+expect_status "missing file" 2
+compare --modes=node10,bogus "$cases/seed.js"
+expect_status "bad mode" 2
+done_testing

@@ -1,0 +1,140 @@
+#!/bin/sh
+# Uncaught exceptions, syntax errors, unhandled rejections, process.exit
+# and exitCode, a missing file, bad usage: stderr names FILE:LINE and shows
+# the source line and the error, stdout is flushed first, and the exit
+# status is Node's.
+. "${srcdir:-.}/test/runner/lib.sh"
+set -e
+
+cat > "$tmp/throw.js" <<'JS'
+console.log('before');
+function f() {
+  throw new Error('boom');
+}
+setTimeout(f, 1);
+JS
+for mode in node10 node11 node; do
+  run_js "$mode" "$tmp/throw.js"
+  expect_status "uncaught ($mode)" 1
+  expect_stdout "uncaught ($mode)" "before"
+  expect_in "$tmp/err" "uncaught ($mode)" "$tmp/throw.js:3"
+  expect_in "$tmp/err" "uncaught ($mode)" "  throw new Error('boom');"
+  expect_in "$tmp/err" "uncaught ($mode)" "Error: boom"
+  expect_in "$tmp/err" "uncaught ($mode)" "    at f ($tmp/throw.js:3:"
+done
+expect_in "$tmp/err" "uncaught (node)" "Node.js v20"
+
+cat > "$tmp/syntax.js" <<'JS'
+console.log('never');
+let x = ;
+JS
+run_js node "$tmp/syntax.js"
+expect_status "syntax error" 1
+expect_stdout "syntax error" ""
+expect_in "$tmp/err" "syntax error" "$tmp/syntax.js:2"
+expect_in "$tmp/err" "syntax error" "let x = ;"
+expect_in "$tmp/err" "syntax error" "        ^"
+expect_in "$tmp/err" "syntax error" "SyntaxError: "
+
+printf 'throw 42;\n' > "$tmp/throw42.js"
+run_js node10 "$tmp/throw42.js"
+expect_status "throw 42" 1
+expect_in "$tmp/err" "throw 42" "$tmp/throw42.js:1"
+expect_in "$tmp/err" "throw 42" "42"
+
+cat > "$tmp/tick-throws.js" <<'JS'
+console.log('a');
+process.nextTick(() => { throw new TypeError('in a tick'); });
+setTimeout(() => console.log('never'), 1);
+JS
+run_js node11 "$tmp/tick-throws.js"
+expect_status "throw in a tick" 1
+expect_stdout "throw in a tick" "a"
+expect_in "$tmp/err" "throw in a tick" "TypeError: in a tick"
+
+cat > "$tmp/exit.js" <<'JS'
+console.log('a');
+setTimeout(() => console.log('never'), 10);
+Promise.resolve().then(() => console.log('never either'));
+process.stdout.write('partial');
+process.exit(7);
+console.log('not reached');
+JS
+run_js node "$tmp/exit.js"
+expect_status "process.exit(7)" 7
+printf 'a\npartial' > "$tmp/want"
+cmp -s "$tmp/want" "$tmp/out" || fail "process.exit(7): stdout is '$(cat "$tmp/out")'"
+
+printf 'console.log(1);\nprocess.exitCode = 3;\n' > "$tmp/exitcode.js"
+run_js node10 "$tmp/exitcode.js"
+expect_status "process.exitCode" 3
+expect_stdout "process.exitCode" "1"
+
+printf 'process.exitCode = 4;\nsetTimeout(() => process.exit(), 1);\n' > "$tmp/exit-default.js"
+run_js node "$tmp/exit-default.js"
+expect_status "process.exit() uses exitCode" 4
+
+cat > "$tmp/reject.js" <<'JS'
+console.log('before');
+Promise.reject(new Error('rejected'));
+setTimeout(() => console.log('after'), 1);
+JS
+for mode in node10 node11; do
+  run_js "$mode" "$tmp/reject.js"
+  expect_status "unhandled rejection ($mode)" 0
+  expect_stdout "unhandled rejection ($mode)" "before
+after"
+  expect_in "$tmp/err" "unhandled rejection ($mode)" ") UnhandledPromiseRejectionWarning: Error: rejected"
+  expect_in "$tmp/err" "unhandled rejection ($mode)" "(rejection id: 1)"
+done
+run_js node "$tmp/reject.js"
+expect_status "unhandled rejection (node)" 1
+expect_stdout "unhandled rejection (node)" "before"
+expect_in "$tmp/err" "unhandled rejection (node)" "$tmp/reject.js:2"
+expect_in "$tmp/err" "unhandled rejection (node)" "Error: rejected"
+
+printf 'queueMicrotask(() => {});\n' > "$tmp/qm.js"
+run_js node10 "$tmp/qm.js"
+expect_status "queueMicrotask in node10" 1
+expect_in "$tmp/err" "queueMicrotask in node10" "queueMicrotask is not defined"
+run_js node11 "$tmp/qm.js"
+expect_status "queueMicrotask in node11" 0
+
+printf 'require("http");\n' > "$tmp/require.js"
+run_js node "$tmp/require.js"
+expect_status "require('http')" 1
+expect_in "$tmp/err" "require('http')" "Cannot find module 'http'"
+
+printf 'setTimeout("not a function", 1);\n' > "$tmp/badcb.js"
+run_js node "$tmp/badcb.js"
+expect_status "setTimeout(string)" 1
+expect_in "$tmp/err" "setTimeout(string)" 'The "callback" argument must be of type function'
+
+# Files and usage.
+checks=$((checks + 1))
+set +e
+"$pl" run "$tmp/does-not-exist.js" > "$tmp/out" 2> "$tmp/err"
+status=$?
+set -e
+expect_status "missing file" 1
+expect_in "$tmp/err" "missing file" "phaseloop: cannot open $tmp/does-not-exist.js: No such file or directory"
+
+for args in "" "run" "frobnicate x.js" "run --mode=node12 x.js" "run --bogus x.js" "compare --modes=node10 x.js"; do
+  checks=$((checks + 1))
+  set +e
+  # shellcheck disable=SC2086
+  "$pl" $args > "$tmp/out" 2> "$tmp/err"
+  status=$?
+  set -e
+  expect_status "usage: '$args'" 2
+  expect_in "$tmp/err" "usage: '$args'" "usage: phaseloop run"
+done
+
+checks=$((checks + 1))
+"$pl" --help > "$tmp/out"
+expect_in "$tmp/out" "--help" "--trace"
+expect_in "$tmp/out" "--help" "Exit status: 0 when every mode printed"
+"$pl" --version > "$tmp/out"
+expect_in "$tmp/out" "--version" "SpiderMonkey 102"
+
+done_testing

@@ -1,0 +1,29 @@
+#pragma once
+// The globals a script sees, defined on the engine's global object.
+
+#include "runner/js.hpp"
+
+namespace phaseloop::runner {
+
+class engine;
+struct fs_op;
+
+/// console, process, performance, global, queueMicrotask (node11+)
+/// (globals.cpp).
+bool define_globals(engine& e, JS::HandleObject global);
+/// setTimeout, setInterval, setImmediate, their clear functions, and the
+/// Timeout and Immediate prototypes (timers.cpp).
+bool define_timers(engine& e, JS::HandleObject global);
+/// process.nextTick (timers.cpp), defined on `process`.
+bool define_next_tick(engine& e, JS::HandleObject process);
+/// The `require` function given to the main module (globals.cpp).
+JSObject* make_require(engine& e);
+/// require('fs') (fs_module.cpp).
+JSObject* make_fs_module(engine& e);
+/// Drops the JS values of an fs operation still in flight at teardown.
+void release_fs_op(fs_op& op) noexcept;
+
+/// Throws a TypeError like Node's ERR_INVALID_ARG_TYPE for a callback.
+bool throw_callback_type(JSContext* cx, const char* name, JS::HandleValue got);
+
+}  // namespace phaseloop::runner

@@ -1,0 +1,431 @@
+// `phaseloop compare`: run one script in several Node modes, show the
+// outputs side by side, and name the rule behind the first divergence.
+//
+// Each mode runs in a child process (this program, `run --annotate=3`),
+// whose stdout, stderr and provenance records (trace.cpp) go to memory
+// files. Two modes' runs are compared as sequences of Node events and
+// output lines; where they part, the kinds of event on each side name the
+// rule.
+
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runner/runner.hpp"
+
+namespace phaseloop::runner {
+
+namespace {
+
+// One provenance record (see trace.cpp).
+struct record {
+  char type = 0;  // 'E' event, 'L' line, 'X' end
+  std::string phase;
+  std::uint64_t iteration = 0;
+  std::uint64_t native_seq = 0;
+  std::string label;
+  std::string kind;
+  std::uint64_t id = 0;
+  std::string what;
+  std::string line;  // L: the text of the line
+};
+
+struct run_result {
+  node::mode mode;
+  int status = 0;       // exit status, or -signal
+  bool ran = false;     // the child could be started
+  std::vector<std::string> lines;
+  std::string err;
+  std::vector<record> records;  // E and L in order
+  std::vector<record> ends;     // X records
+};
+
+std::vector<std::string> split_lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < s.size()) {
+    std::size_t nl = s.find('\n', pos);
+    if (nl == std::string::npos) nl = s.size();
+    out.push_back(s.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> split_tabs(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t tab = s.find('\t', pos);
+    out.push_back(s.substr(pos, tab == std::string::npos ? std::string::npos : tab - pos));
+    if (tab == std::string::npos) return out;
+    pos = tab + 1;
+  }
+}
+
+std::string read_all(int fd) {
+  std::string out;
+  if (lseek(fd, 0, SEEK_SET) < 0) return out;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
+std::string self_exe() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("phaseloop");
+}
+
+bool run_child(run_result& r, const std::string& file, const std::vector<std::string>& args) {
+  const int out = memfd_create("phaseloop-stdout", 0);
+  const int err = memfd_create("phaseloop-stderr", 0);
+  const int ann = memfd_create("phaseloop-annotate", 0);
+  if (out < 0 || err < 0 || ann < 0) {
+    std::fprintf(stderr, "phaseloop: memfd_create: %s\n", std::strerror(errno));
+    return false;
+  }
+  const std::string exe = self_exe();
+  const std::string mode = std::string("--mode=") + node::mode_name(r.mode);
+  std::vector<std::string> argv_s = {exe, "run", mode, "--annotate=3", "--", file};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : argv_s) argv.push_back(s.data());
+  argv.push_back(nullptr);
+
+  std::fflush(stdout);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    std::fprintf(stderr, "phaseloop: fork: %s\n", std::strerror(errno));
+    return false;
+  }
+  if (pid == 0) {
+    if (dup2(out, 1) < 0 || dup2(err, 2) < 0 || dup2(ann, 3) < 0) _exit(127);
+    execv(exe.c_str(), argv.data());
+    _exit(127);
+  }
+  int ws = 0;
+  while (waitpid(pid, &ws, 0) < 0) {
+    if (errno != EINTR) return false;
+  }
+  if (WIFEXITED(ws)) {
+    r.status = WEXITSTATUS(ws);
+    r.ran = r.status != 127;
+  } else {
+    r.status = WIFSIGNALED(ws) ? -WTERMSIG(ws) : -1;
+    r.ran = true;
+  }
+  r.lines = split_lines(read_all(out));
+  r.err = read_all(err);
+  std::size_t line = 0;
+  for (const std::string& l : split_lines(read_all(ann))) {
+    std::vector<std::string> f = split_tabs(l);
+    if (f.empty() || f[0].size() != 1) continue;
+    record rec;
+    rec.type = f[0][0];
+    if (rec.type == 'X') {
+      if (f.size() >= 2) rec.kind = f[1];
+      if (f.size() >= 3) rec.what = f[2];
+      r.ends.push_back(std::move(rec));
+      continue;
+    }
+    if ((rec.type != 'E' && rec.type != 'L') || f.size() < 8) continue;
+    rec.phase = f[1];
+    rec.iteration = std::strtoull(f[2].c_str(), nullptr, 10);
+    rec.native_seq = std::strtoull(f[3].c_str(), nullptr, 10);
+    rec.label = f[4];
+    rec.kind = f[5];
+    rec.id = std::strtoull(f[6].c_str(), nullptr, 10);
+    rec.what = f[7];
+    if (rec.type == 'L' && line < r.lines.size()) rec.line = r.lines[line++];
+    r.records.push_back(std::move(rec));
+  }
+  close(out);
+  close(err);
+  close(ann);
+  return true;
+}
+
+// ---- explaining a divergence -----------------------------------------------------------
+
+bool is_drained(const std::string& kind) { return kind == "tick" || kind == "microtask"; }
+
+std::string where(const record& r) {
+  if (r.phase == "main") return "in the main script";
+  if (r.phase == "-") return "after the loop";
+  return "in the " + r.phase + " phase of iteration " + std::to_string(r.iteration);
+}
+
+// "ran timeout #2 (setTimeout 1 ms)", "printed "x" from timeout #1".
+std::string describe(const record& r, bool with_where) {
+  std::string s;
+  if (r.type == 'L') {
+    s = "printed \"" + r.line + "\"";
+    if (r.kind == "main") {
+      s += " from the main script";
+    } else if (r.kind != "-" && r.kind != "native") {
+      s += " from " + r.kind + " #" + std::to_string(r.id);
+    } else if (r.label != "-") {
+      s += " from native callback \"" + r.label + "\"";
+    }
+  } else {
+    s = "ran " + r.kind + " #" + std::to_string(r.id) + " (" + r.what + ")";
+  }
+  return with_where && r.phase != "main" ? s + " " + where(r) : s;
+}
+
+std::string end_of(const run_result& r) {
+  for (const record& x : r.ends) {
+    if (x.kind == "uncaught") return "stopped on an uncaught exception (" + x.what + ")";
+    if (x.kind == "rejection") return "stopped on an unhandled rejection (" + x.what + ")";
+  }
+  if (r.status < 0) return "was killed by signal " + std::to_string(-r.status);
+  return "ended with status " + std::to_string(r.status);
+}
+
+bool same_step(const record& a, const record& b) {
+  if (a.type != b.type) return false;
+  if (a.type == 'L') return a.line == b.line;
+  return a.kind == b.kind && a.id == b.id;
+}
+
+const char* name(node::mode m) { return node::mode_name(m); }
+
+// A rule about how a run ended, when the two runs ended differently.
+std::string ending_rule(const run_result& ended) {
+  for (const record& x : ended.ends) {
+    if (x.kind == "uncaught" && x.what.find("queueMicrotask") != std::string::npos &&
+        ended.mode == node::mode::node10) {
+      return "queueMicrotask does not exist in node10; it came with Node 11.";
+    }
+    if (x.kind == "rejection") {
+      return "since Node 15 an unhandled promise rejection is an uncaught exception (exit status 1); "
+             "node10 and node11 print a warning and carry on.";
+    }
+  }
+  return {};
+}
+
+// What else to say when the runs ended differently.
+std::string also(const run_result& a, const run_result& b) {
+  if (a.status == b.status) return {};
+  std::string s;
+  for (const run_result* r : {&a, &b}) {
+    if (r->status == 0) continue;
+    s += "\nThen " + std::string(name(r->mode)) + " " + end_of(*r) + ".";
+    const std::string rule = ending_rule(*r);
+    if (!rule.empty()) s += "\nRule: " + rule;
+  }
+  return s;
+}
+
+// The explanation of where runs `a` and `b` first part; empty if they agree.
+std::string explain(const run_result& a, const run_result& b) {
+  if (a.lines == b.lines && a.status == b.status) return {};
+  const std::size_t n = std::min(a.records.size(), b.records.size());
+  std::size_t k = 0;
+  while (k < n && same_step(a.records[k], b.records[k])) k++;
+  const std::string an = name(a.mode), bn = name(b.mode);
+  if (k == n && a.records.size() == b.records.size()) {
+    if (a.status != b.status) {
+      return "Same output, but " + an + " " + end_of(a) + " and " + bn + " " + end_of(b) + ".";
+    }
+    return "Same events, different output.";
+  }
+  std::string s;
+  // One side ended early.
+  if (k == a.records.size() || k == b.records.size()) {
+    const run_result& ended = k == a.records.size() ? a : b;
+    const run_result& other = k == a.records.size() ? b : a;
+    const record& next = other.records[k];
+    s = std::string(name(ended.mode)) + " " + end_of(ended) + " where " + name(other.mode) + " " +
+        describe(next, true) + ".";
+    const std::string rule = ending_rule(ended);
+    return rule.empty() ? s : s + "\nRule: " + rule;
+  }
+  const record& ra = a.records[k];
+  const record& rb = b.records[k];
+  if (k > 0) {
+    const record& common = a.records[k - 1];
+    s = "both " + describe(common, true) + "; next, ";
+  }
+  const bool same_place = ra.phase == rb.phase && ra.iteration == rb.iteration;
+  s += an + " " + describe(ra, !same_place) + ", while " + bn + " " + describe(rb, !same_place);
+  if (same_place && ra.phase != "main") s += ", both " + where(ra);
+  s += ".";
+
+  // The same event printed different text: not scheduling.
+  if (ra.type == 'L' && rb.type == 'L' && ra.kind == rb.kind && ra.id == rb.id) {
+    return s + "\nRule: not a scheduling rule: the same step printed different text. Node versions "
+               "format values differently (util.inspect: quotes, -0, [Function], array layout) and "
+               "differ in what they provide (process.version, queueMicrotask, hasRef...)." +
+           also(a, b);
+  }
+  if (ra.type == 'E' && rb.type == 'E') {
+    const record* batched = nullptr;
+    const run_result* bmode = nullptr;
+    const run_result* dmode = nullptr;
+    if ((ra.kind == "timeout" || ra.kind == "immediate") && is_drained(rb.kind)) {
+      batched = &ra;
+      bmode = &a;
+      dmode = &b;
+    } else if ((rb.kind == "timeout" || rb.kind == "immediate") && is_drained(ra.kind)) {
+      batched = &rb;
+      bmode = &b;
+      dmode = &a;
+    }
+    if (batched != nullptr && bmode->mode == node::mode::node10) {
+      const std::string other = name(dmode->mode);
+      if (batched->kind == "timeout") {
+        return s + "\nRule: node10 runs every expired timer of one list (same delay) in one native "
+                   "callback, so nextTicks and microtasks wait until the list is done; " +
+               other + " drains nextTicks and microtasks after each timer (Node PR #22842, Node 11.0.0).";
+      }
+      return s + "\nRule: node10 runs all the immediates of one check phase in one native callback, "
+                 "so nextTicks and microtasks wait until they are all done; " +
+             other + " drains nextTicks and microtasks after each immediate (Node PR #22842, Node 11.0.0).";
+    }
+    const bool a_new = a.mode == node::mode::current, b_new = b.mode == node::mode::current;
+    if (a_new != b_new && ra.phase != rb.phase && (ra.phase == "timers" || rb.phase == "timers")) {
+      const std::string newer = a_new ? an : bn, older = a_new ? bn : an;
+      return s + "\nRule: " + newer + " (libuv >= 1.45) runs the timers phase after the check and "
+             "closing phases, at the end of each iteration (and once before the first one), instead "
+             "of first in the iteration as " + older + " (libuv 1.44 and older) does.";
+    }
+  }
+  return s + "\nNo known rule matches; compare the two with `phaseloop run --trace --mode=MODE`." +
+         also(a, b);
+}
+
+// ---- layout -----------------------------------------------------------------------------
+
+std::size_t width(std::string_view s) {
+  std::size_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::string fit(const std::string& s, std::size_t w) {
+  std::string out;
+  std::size_t cols = 0;
+  for (std::size_t i = 0; i < s.size(); i++) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if ((c & 0xC0) != 0x80) {
+      if (cols == w) break;
+      cols++;
+    }
+    out += static_cast<char>(c == '\t' ? ' ' : c);
+  }
+  if (cols < width(s)) {
+    // Too long: end with "..." in the last three columns.
+    while (width(out) > (w > 3 ? w - 3 : 0)) {
+      do out.pop_back(); while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80);
+      if (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0xC0) out.pop_back();
+    }
+    out += "...";
+    cols = width(out);
+  }
+  return out + std::string(w > cols ? w - cols : 0, ' ');
+}
+
+}  // namespace
+
+int compare_modes(const std::vector<node::mode>& modes, const std::string& file,
+                  const std::vector<std::string>& args) {
+  std::vector<run_result> runs;
+  for (node::mode m : modes) {
+    run_result r;
+    r.mode = m;
+    if (!run_child(r, file, args)) return 2;
+    if (!r.ran) {
+      std::fprintf(stderr, "phaseloop: could not run mode %s\n", name(m));
+      return 2;
+    }
+    runs.push_back(std::move(r));
+  }
+
+  std::size_t rows = 0;
+  std::vector<std::size_t> widths;
+  for (const run_result& r : runs) {
+    rows = std::max(rows, r.lines.size());
+    std::size_t w = std::max<std::size_t>(width(name(r.mode)), 6);
+    for (const std::string& l : r.lines) w = std::max(w, width(l));
+    widths.push_back(std::min<std::size_t>(w, 40));
+  }
+  const std::size_t num_w = std::to_string(std::max<std::size_t>(rows, 1)).size();
+
+  std::printf("phaseloop compare %s\n\n", file.c_str());
+  std::string header = "  " + std::string(num_w, ' ') + "  ";
+  for (std::size_t i = 0; i < runs.size(); i++) {
+    header += fit(name(runs[i].mode), widths[i]);
+    if (i + 1 < runs.size()) header += " | ";
+  }
+  while (!header.empty() && header.back() == ' ') header.pop_back();
+  std::printf("%s\n", header.c_str());
+
+  std::size_t first = rows;
+  for (std::size_t row = 0; row < rows; row++) {
+    bool differ = false;
+    for (const run_result& r : runs) {
+      const bool has = row < r.lines.size(), has0 = row < runs[0].lines.size();
+      if (has != has0 || (has && r.lines[row] != runs[0].lines[row])) differ = true;
+    }
+    if (differ && first == rows) first = row;
+    std::string line = differ ? "* " : "  ";
+    const std::string num = std::to_string(row + 1);
+    line += std::string(num_w - num.size(), ' ') + num + "  ";
+    for (std::size_t i = 0; i < runs.size(); i++) {
+      line += fit(row < runs[i].lines.size() ? runs[i].lines[row] : "", widths[i]);
+      if (i + 1 < runs.size()) line += " | ";
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (row == first) line += "   <- first divergence";
+    std::printf("%s\n", line.c_str());
+  }
+  std::string status = "  " + std::string(num_w, ' ') + "  ";
+  bool statuses_differ = false;
+  for (std::size_t i = 0; i < runs.size(); i++) {
+    const run_result& r = runs[i];
+    std::string st = r.status < 0 ? "signal " + std::to_string(-r.status) : "exit " + std::to_string(r.status);
+    status += fit(st, widths[i]);
+    if (i + 1 < runs.size()) status += " | ";
+    if (r.status != runs[0].status) statuses_differ = true;
+  }
+  while (!status.empty() && status.back() == ' ') status.pop_back();
+  std::printf("%s\n", status.c_str());
+
+  if (first == rows && !statuses_differ) {
+    std::printf("\nAll %zu modes print the same %zu line%s.\n", runs.size(), rows, rows == 1 ? "" : "s");
+    return 0;
+  }
+  if (first < rows) {
+    std::printf("\nThe modes diverge at line %zu.\n", first + 1);
+  } else {
+    std::printf("\nThe modes print the same lines but end differently.\n");
+  }
+  for (std::size_t i = 0; i + 1 < runs.size(); i++) {
+    const std::string why = explain(runs[i], runs[i + 1]);
+    std::printf("\n%s vs %s: ", name(runs[i].mode), name(runs[i + 1].mode));
+    if (why.empty()) {
+      std::printf("same output.\n");
+      continue;
+    }
+    std::printf("%s\n", why.c_str());
+  }
+  return 1;
+}
+
+}  // namespace phaseloop::runner

@@ -1,0 +1,542 @@
+// The SpiderMonkey context, its job queue on the Node runtime, uncaught
+// exceptions and unhandled rejections, and running the main script.
+
+#include "runner/engine.hpp"
+
+#include <js/Array.h>
+#include <js/CharacterEncoding.h>
+#include <js/CompilationAndEvaluation.h>
+#include <js/Conversions.h>
+#include <js/Exception.h>
+#include <js/Initialization.h>
+#include <js/Realm.h>
+#include <js/SavedFrameAPI.h>
+#include <js/SourceText.h>
+#include <js/Stack.h>
+#include <js/UniquePtr.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <utility>
+
+#include "runner/bindings.hpp"
+#include "runner/inspect.hpp"
+
+namespace phaseloop::runner {
+
+namespace {
+
+const JSClass global_class = {"global", JSCLASS_GLOBAL_FLAGS, &JS::DefaultGlobalClassOps,
+                               nullptr, nullptr, nullptr};
+
+// Native stack SpiderMonkey may use before it reports "too much recursion"
+// (the main thread has 8 MiB; sanitizers make frames larger).
+constexpr std::size_t stack_quota = 4 * 1024 * 1024;
+
+const char* const main_params[] = {"exports", "require", "module", "__filename", "__dirname"};
+
+std::string dirname_of(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+// Runs a queued tick or microtask: one entry of the runtime's queues.
+void run_queued(void* arg) {
+  auto* t = static_cast<queued_task*>(arg);
+  engine& e = *t->owner;
+  JSContext* cx = e.cx();
+  JS::RootedValue fn(cx, JS::ObjectValue(*t->fn));
+  JS::RootedObject args(cx, t->args);
+  e.forget_task(*t);
+  e.call_or_die(JS::UndefinedHandleValue, fn, args);
+}
+
+}  // namespace
+
+// ---- the job queue: promise jobs are microtasks of the runtime ----------------
+
+class engine::job_queue final : public JS::JobQueue {
+ public:
+  explicit job_queue(engine& e) : e_(e) {}
+
+  JSObject* getIncumbentGlobal(JSContext* cx) override { return JS::CurrentGlobalOrNull(cx); }
+
+  bool enqueuePromiseJob(JSContext*, JS::HandleObject, JS::HandleObject job, JS::HandleObject,
+                         JS::HandleObject) override {
+    return e_.queue_microtask(task_kind::promise_job, job);
+  }
+
+  // Only the debugger calls this (the runner has none).
+  void runJobs(JSContext*) override { e_.rt().run_microtasks(); }
+
+  bool empty() const override { return e_.rt().microtasks_waiting() == 0; }
+
+ private:
+  // The debugger's "interrupt the debuggee's queue": nothing to save, since
+  // no debugger ever runs.
+  js::UniquePtr<SavedJobQueue> saveJobQueue(JSContext*) override {
+    return js::MakeUnique<SavedJobQueue>();
+  }
+
+  engine& e_;
+};
+
+// ---- construction and teardown ------------------------------------------------
+
+engine::engine(phaseloop::loop& l, const run_options& o, std::string source)
+    : loop_(&l), opts_(o), source_(std::move(source)) {
+  start_ns_ = phaseloop::loop::hrtime();
+  rt_.emplace(l, o.mode);
+  if (o.trace || o.annotate_fd >= 0) {
+    tracker_ = std::make_unique<tracker>(*this, out_, o.trace, o.annotate_fd);
+    out_.set_tracker(tracker_.get());
+    l.add_hook(*tracker_);
+    rt_->set_observer(tracker_.get());
+  }
+  if (!init_context()) {
+    if (cx_ != nullptr) {
+      JS_DestroyContext(cx_);
+      cx_ = nullptr;
+    }
+  }
+}
+
+bool engine::init_context() {
+  cx_ = JS_NewContext(JS::DefaultHeapMaxBytes);
+  if (cx_ == nullptr) return false;
+  JS_SetContextPrivate(cx_, this);
+  JS_SetNativeStackQuota(cx_, stack_quota);
+  if (!JS::InitSelfHostedCode(cx_)) return false;
+  jobs_ = std::make_unique<job_queue>(*this);
+  JS::SetJobQueue(cx_, jobs_.get());
+  JS::SetPromiseRejectionTrackerCallback(cx_, rejection_tracker, this);
+  rt_->on_rejections(process_rejections, this);
+
+  JS::RealmOptions ro;
+  JS::RootedObject global(cx_, JS_NewGlobalObject(cx_, &global_class, nullptr,
+                                                  JS::FireOnNewGlobalHook, ro));
+  if (!global) return false;
+  global_.emplace(cx_, global);
+  JS::EnterRealm(cx_, global);
+  if (!JS::InitRealmStandardClasses(cx_)) return false;
+  // globalThis came with Node 12 (V8 7.0).
+  if (opts_.mode != node::mode::current && !JS_DeleteProperty(cx_, global, "globalThis")) return false;
+  return define_globals(*this, global) && define_timers(*this, global);
+}
+
+engine::~engine() {
+  if (tracker_) {
+    tracker_->finish();
+    loop_->remove_hook(*tracker_);
+    rt_->set_observer(nullptr);
+    out_.set_tracker(nullptr);
+  }
+  if (cx_ == nullptr) {
+    rt_.reset();
+    return;
+  }
+  // 1. Nothing the runtime holds may outlive it: unschedule every timeout
+  //    and immediate (their objects free the records when collected), and
+  //    drop the ticks and microtasks still queued.
+  for (js_timeout* t = timeouts_.front(); t != nullptr; t = timeouts_.next(*t)) {
+    t->t.clear();
+    t->self.reset();
+  }
+  for (js_immediate* i = immediates_.front(); i != nullptr; i = immediates_.next(*i)) {
+    i->im.clear();
+    i->self.reset();
+  }
+  while (queued_task* t = tasks_.pop_front()) delete t;
+  // (An fs request in flight cannot be freed; after a finished run there
+  // is none, and process.exit() skips this teardown.)
+  for (fs_op* op : fs_ops_) release_fs_op(*op);
+  // 2. The runtime closes its core handles.
+  rt_.reset();
+  // 3. The context; finalizers free the remaining records.
+  pending_rejections_.clear();
+  reported_rejections_.clear();
+  main_fn_.reset();
+  for (auto& p : protos_) p.reset();
+  process_.reset();
+  global_.reset();
+  JS::LeaveRealm(cx_, nullptr);
+  JS_DestroyContext(cx_);
+  cx_ = nullptr;
+}
+
+double engine::uptime_ms() const noexcept {
+  return static_cast<double>(phaseloop::loop::hrtime() - start_ns_) / 1e6;
+}
+
+// ---- the queues ------------------------------------------------------------------
+
+bool engine::queue_tick(JS::HandleObject fn, JS::HandleObject args) {
+  auto* t = new queued_task(cx_, this, task_kind::tick, next_id());
+  t->fn = fn;
+  t->args = args;
+  tasks_.push_back(*t);
+  rt_->next_tick({run_queued, t});
+  return true;
+}
+
+bool engine::queue_microtask(task_kind k, JS::HandleObject fn) {
+  auto* t = new queued_task(cx_, this, k, next_id());
+  t->fn = fn;
+  tasks_.push_back(*t);
+  rt_->queue_microtask({run_queued, t});
+  return true;
+}
+
+void engine::forget_task(queued_task& t) noexcept {
+  tasks_.erase(t);
+  delete &t;
+}
+
+void engine::call_or_die(JS::HandleValue thisv, JS::HandleValue fn, JS::HandleObject args) {
+  JS::RootedValueVector argv(cx_);
+  if (args) {
+    uint32_t n = 0;
+    if (!JS::GetArrayLength(cx_, args, &n)) die_uncaught();
+    for (uint32_t i = 0; i < n; i++) {
+      JS::RootedValue v(cx_);
+      if (!JS_GetElement(cx_, args, i, &v) || !argv.append(v)) die_uncaught();
+    }
+  }
+  JS::RootedValue rval(cx_);
+  if (!JS::Call(cx_, thisv, fn, argv, &rval)) die_uncaught();
+}
+
+// ---- the main script ----------------------------------------------------------------
+
+bool engine::compile_main(JS::MutableHandleObject fn) {
+  // Node strips a leading #! line; keep its line so numbers stay the same.
+  std::string text = source_;
+  if (text.size() >= 2 && text[0] == '#' && text[1] == '!') text.replace(0, 2, "//");
+  JS::CompileOptions co(cx_);
+  // CompileFunction puts the body on the line after the one given.
+  co.setFileAndLine(opts_.path.c_str(), 0);
+  // SpiderMonkey 102's CompileFunction reads UTF-8 source as Latin-1:
+  // give it UTF-16.
+  std::size_t len = 0;
+  JS::UniqueTwoByteChars chars(
+      JS::LossyUTF8CharsToNewTwoByteCharsZ(cx_, JS::UTF8Chars(text.data(), text.size()), &len, js::MallocArena)
+          .get());
+  if (!chars) return false;
+  JS::SourceText<char16_t> src;
+  if (!src.init(cx_, std::move(chars), len)) return false;
+  JS::RootedObjectVector env(cx_);
+  JSFunction* f = JS::CompileFunction(cx_, env, co, "Object.<anonymous>", 5, main_params, src);
+  if (f == nullptr) return false;
+  fn.set(JS_GetFunctionObject(f));
+  return true;
+}
+
+void engine::run_main_cb(void* self) {
+  engine& e = *static_cast<engine*>(self);
+  JSContext* cx = e.cx_;
+  JS::RootedObject exports(cx, JS_NewPlainObject(cx));
+  JS::RootedObject module(cx, JS_NewPlainObject(cx));
+  JS::RootedObject require(cx, make_require(e));
+  if (!exports || !module || !require) e.die_uncaught();
+  JS::RootedString filename(cx, JS_NewStringCopyZ(cx, e.opts_.path.c_str()));
+  JS::RootedString dirname(cx, JS_NewStringCopyZ(cx, dirname_of(e.opts_.path).c_str()));
+  JS::RootedString id(cx, JS_NewStringCopyZ(cx, "."));
+  JS::RootedValue exports_v(cx, JS::ObjectValue(*exports));
+  if (!filename || !dirname || !id || !JS_DefineProperty(cx, module, "exports", exports_v, JSPROP_ENUMERATE) ||
+      !JS_DefineProperty(cx, module, "id", id, JSPROP_ENUMERATE) ||
+      !JS_DefineProperty(cx, module, "filename", filename, JSPROP_ENUMERATE)) {
+    e.die_uncaught();
+  }
+  JS::RootedValueArray<5> argv(cx);
+  argv[0].setObject(*exports);
+  argv[1].setObject(*require);
+  argv[2].setObject(*module);
+  argv[3].setString(filename);
+  argv[4].setString(dirname);
+  JS::RootedValue fn(cx, JS::ObjectValue(**e.main_fn_));
+  JS::RootedValue rval(cx);
+  if (!JS::Call(cx, exports_v, fn, argv, &rval)) e.die_uncaught();
+}
+
+int engine::run() {
+  JS::RootedObject fn(cx_);
+  compiling_ = true;
+  if (!compile_main(&fn)) die_uncaught();
+  compiling_ = false;
+  main_fn_.emplace(cx_, fn);
+  rt_->run_main({run_main_cb, this});
+  const int status = exit_status();
+  out_.finish();
+  if (tracker_) tracker_->note("exit", std::to_string(status));
+  return status;
+}
+
+int engine::exit_status() {
+  if (!process_) return 0;
+  JS::RootedObject process(cx_, *process_);
+  JS::RootedValue code(cx_);
+  if (!JS_GetProperty(cx_, process, "exitCode", &code)) {
+    JS_ClearPendingException(cx_);
+    return 0;
+  }
+  if (code.isUndefined() || code.isNull()) return 0;
+  int32_t n = 0;
+  if (!JS::ToInt32(cx_, code, &n)) {
+    JS_ClearPendingException(cx_);
+    return 0;
+  }
+  return n & 0xff;
+}
+
+// ---- the end of the process ------------------------------------------------------
+
+void engine::exit_now(int code) {
+  out_.finish();
+  if (tracker_) {
+    tracker_->note("exit", std::to_string(code));
+    tracker_->finish();  // may print the last folded trace line
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  // As Node's process.exit(): no teardown, no further callbacks.
+  _exit(code);
+}
+
+void engine::warn(std::string_view text) {
+  std::fprintf(stderr, "(node:%d) %.*s\n", static_cast<int>(getpid()), static_cast<int>(text.size()),
+               text.data());
+}
+
+std::string engine::source_line(unsigned line) const {
+  std::size_t pos = 0;
+  for (unsigned l = 1; l < line; l++) {
+    pos = source_.find('\n', pos);
+    if (pos == std::string::npos) return {};
+    pos++;
+  }
+  std::size_t end = source_.find('\n', pos);
+  if (end == std::string::npos) end = source_.size();
+  std::string s = source_.substr(pos, end - pos);
+  if (!s.empty() && s.back() == '\r') s.pop_back();
+  return s;
+}
+
+void engine::print_location(std::string& out, unsigned line, unsigned column) const {
+  out += opts_.path;
+  out += ':';
+  out += std::to_string(line);
+  out += '\n';
+  out += source_line(line);
+  out += '\n';
+  if (column > 1) out.append(column - 1, ' ');
+  out += "^\n";
+}
+
+void engine::die_uncaught() {
+  if (!JS_IsExceptionPending(cx_)) {
+    // Uncatchable: out of memory, or the engine gave up.
+    out_.finish();
+    std::fprintf(stderr, "%s: uncatchable error (out of memory?)\n", opts_.path.c_str());
+    if (tracker_) tracker_->note("uncaught", "uncatchable");
+    exit_now(1);
+  }
+  JS::ExceptionStack es(cx_);
+  if (!JS::StealPendingExceptionStack(cx_, &es)) {
+    JS_ClearPendingException(cx_);
+    exit_now(1);
+  }
+  JS::RootedValue error(cx_, es.exception());
+  JS::RootedObject stack(cx_, es.stack());
+  die_with(error, stack);
+}
+
+namespace {
+
+// Where a SavedFrame chain's first frame in `path` is, if any.
+bool frame_in(JSContext* cx, JS::HandleObject frame, const std::string& path, unsigned& line,
+              unsigned& column) {
+  JS::RootedObject f(cx, frame);
+  while (f) {
+    JS::RootedString src(cx);
+    std::string s;
+    if (JS::GetSavedFrameSource(cx, nullptr, f, &src) == JS::SavedFrameResult::Ok && src &&
+        to_utf8(cx, src, s) && s == path) {
+      uint32_t l = 0, c = 0;
+      JS::GetSavedFrameLine(cx, nullptr, f, &l);
+      JS::GetSavedFrameColumn(cx, nullptr, f, &c);
+      line = l;
+      column = c;
+      return line > 0;
+    }
+    JS::RootedObject parent(cx);
+    if (JS::GetSavedFrameParent(cx, nullptr, f, &parent) != JS::SavedFrameResult::Ok) break;
+    f = parent;
+  }
+  return false;
+}
+
+// Where an Error object was made (or, for a SyntaxError, the bad token).
+bool error_origin(JSContext* cx, JS::HandleObject err, const std::string& path, unsigned& line,
+                  unsigned& column) {
+  JS::RootedValue file(cx), l(cx), c(cx);
+  std::string f;
+  if (!JS_GetProperty(cx, err, "fileName", &file) || !JS_GetProperty(cx, err, "lineNumber", &l) ||
+      !JS_GetProperty(cx, err, "columnNumber", &c)) {
+    JS_ClearPendingException(cx);
+    return false;
+  }
+  if (!file.isString() || !l.isNumber() || !value_to_utf8(cx, file, f) || f != path) return false;
+  line = static_cast<unsigned>(l.toNumber());
+  column = c.isNumber() ? static_cast<unsigned>(c.toNumber()) : 0;
+  return line > 0;
+}
+
+}  // namespace
+
+void engine::die_with(JS::HandleValue error, JS::HandleObject thrown, const char* why) {
+  const bool err = is_error(cx_, error);
+  JS::RootedObject err_obj(cx_, err ? &error.toObject() : nullptr);
+  unsigned line = 0, column = 0;
+  bool located = thrown && frame_in(cx_, thrown, opts_.path, line, column);
+  if (!located && err) {
+    located = error_origin(cx_, err_obj, opts_.path, line, column);
+    // A compile error's column counts from 0, a frame's from 1.
+    if (located && compiling_) column++;
+  }
+  if (!located && err) {
+    JS::RootedObject own(cx_, JS::ExceptionStackOrNull(err_obj));
+    located = own && frame_in(cx_, own, opts_.path, line, column);
+  }
+
+  std::string text;
+  inspect_options io;
+  io.style = style_for(opts_.mode);
+  if (!inspect(cx_, error, io, text)) {
+    JS_ClearPendingException(cx_);
+    if (!value_to_utf8(cx_, error, text)) {
+      JS_ClearPendingException(cx_);
+      text = "(an error that cannot be printed)";
+    }
+  }
+  if (err) {
+    // Node prints an uncaught error's stack without inspect's brackets.
+    std::string head;
+    bool frames = false;
+    if (error_stack(cx_, err_obj, head, frames) && !frames && text.size() >= head.size() + 2 &&
+        text.compare(0, head.size() + 2, "[" + head + "]") == 0) {
+      text = head + text.substr(head.size() + 2);
+    }
+    JS_ClearPendingException(cx_);
+  }
+
+  std::string msg;
+  if (located) {
+    if (!err) msg += '\n';
+    print_location(msg, line, column);
+    if (err) msg += '\n';
+  }
+  msg += text;
+  msg += '\n';
+  if (opts_.mode == node::mode::current) {
+    if (!err) msg += "(Use `node --trace-uncaught ...` to show where the exception was thrown)\n";
+    msg += "\nNode.js ";
+    msg += node_version(opts_.mode);
+    msg += '\n';
+  }
+  out_.finish();
+  std::fputs(msg.c_str(), stderr);
+  if (tracker_) tracker_->note(why, text.substr(0, text.find('\n')));
+  exit_now(1);
+}
+
+// ---- unhandled rejections ------------------------------------------------------------
+
+void engine::rejection_tracker(JSContext* cx, bool, JS::HandleObject promise,
+                               JS::PromiseRejectionHandlingState state, void* data) {
+  engine& e = *static_cast<engine*>(data);
+  if (state == JS::PromiseRejectionHandlingState::Unhandled) {
+    e.pending_rejections_.push_back(
+        {std::make_unique<JS::PersistentRootedObject>(cx, promise), ++e.rejection_uid_});
+    return;
+  }
+  // A handler came: before the rejection was processed, it is forgotten.
+  for (auto it = e.pending_rejections_.begin(); it != e.pending_rejections_.end(); ++it) {
+    if (*it->promise == promise) {
+      e.pending_rejections_.erase(it);
+      return;
+    }
+  }
+  // After it was reported, Node 10 and 11 say so (Node 20 has exited).
+  for (auto it = e.reported_rejections_.begin(); it != e.reported_rejections_.end(); ++it) {
+    if (*it->promise == promise) {
+      e.warn("PromiseRejectionHandledWarning: Promise rejection was handled asynchronously "
+             "(rejection id: " + std::to_string(it->uid) + ")");
+      e.reported_rejections_.erase(it);
+      return;
+    }
+  }
+}
+
+bool engine::process_rejections(node::runtime&, void* self) {
+  engine& e = *static_cast<engine*>(self);
+  while (!e.pending_rejections_.empty()) {
+    rejection r = std::move(e.pending_rejections_.front());
+    e.pending_rejections_.erase(e.pending_rejections_.begin());
+    JS::RootedObject promise(e.cx_, *r.promise);
+    e.report_rejection(promise, r.uid);
+    e.reported_rejections_.push_back(std::move(r));
+  }
+  return false;
+}
+
+void engine::report_rejection(JS::HandleObject promise, std::uint64_t uid) {
+  JS::RootedValue reason(cx_, JS::GetPromiseResult(promise));
+  const bool err = is_error(cx_, reason);
+  if (opts_.mode == node::mode::current) {
+    // Node 15+: an unhandled rejection is an uncaught exception.
+    if (err) die_with(reason, nullptr, "rejection");
+    std::string r;
+    inspect_options io;
+    if (reason.isString()) {
+      value_to_utf8(cx_, reason, r);
+    } else if (!inspect(cx_, reason, io, r)) {
+      JS_ClearPendingException(cx_);
+      r = "?";
+    }
+    out_.finish();
+    std::fprintf(stderr,
+                 "UnhandledPromiseRejection: This error originated either by throwing inside of an "
+                 "async function without a catch block, or by rejecting a promise which was not "
+                 "handled with .catch(). The promise rejected with the reason \"%s\".\n"
+                 "    at processPromiseRejections {\n  code: 'ERR_UNHANDLED_REJECTION'\n}\n\n"
+                 "Node.js %s\n",
+                 r.c_str(), node_version(opts_.mode));
+    if (tracker_) tracker_->note("rejection", r);
+    exit_now(1);
+  }
+  // Node 10 and 11: warnings, and the process carries on.
+  std::string text;
+  if (err) {
+    bool frames = false;
+    JS::RootedObject obj(cx_, &reason.toObject());
+    if (!error_stack(cx_, obj, text, frames)) text = "Error";
+  } else if (!value_to_utf8(cx_, reason, text)) {
+    text = "[object Object]";
+  }
+  JS_ClearPendingException(cx_);
+  if (tracker_) tracker_->note("warning", text.substr(0, text.find('\n')));
+  warn("UnhandledPromiseRejectionWarning: " + text);
+  warn("UnhandledPromiseRejectionWarning: Unhandled promise rejection. This error originated "
+       "either by throwing inside of an async function without a catch block, or by rejecting a "
+       "promise which was not handled with .catch(). (rejection id: " +
+       std::to_string(uid) + ")");
+  if (first_use(once::rejection_deprecation)) {
+    warn("[DEP0018] DeprecationWarning: Unhandled promise rejections are deprecated. In the "
+         "future, promise rejections that are not handled will terminate the Node.js process "
+         "with a non-zero exit code.");
+  }
+}
+
+}  // namespace phaseloop::runner

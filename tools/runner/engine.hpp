@@ -1,0 +1,203 @@
+#pragma once
+// The SpiderMonkey side of the runner: one JSContext with one global, whose
+// promise jobs go into the Node runtime's microtask queue (so the loop, not
+// the engine, decides when they run), and the JS values the Node layer holds
+// on to while it waits: queued ticks and microtasks, Timeouts, Immediates.
+//
+// Ownership: a Timeout or Immediate JS object owns its native record (freed
+// by the object's finalizer); while the record is scheduled it roots its
+// object, so a scheduled timer is never collected. Queued ticks and
+// microtasks are owned by the engine until they run.
+
+#include "runner/js.hpp"
+
+#include <js/Promise.h>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "phaseloop/detail/ilist.hpp"
+#include "phaseloop/loop.hpp"
+#include "phaseloop/node.hpp"
+#include "runner/runner.hpp"
+#include "runner/trace.hpp"
+
+namespace phaseloop::runner {
+
+class engine;
+
+/// What a queued task is, for the trace.
+enum class task_kind : std::uint8_t { tick, promise_job, queue_microtask };
+
+/// A JS callback waiting in the runtime's tick or microtask queue.
+struct queued_task {
+  engine* owner;
+  task_kind kind;
+  std::uint64_t id;
+  JS::PersistentRootedObject fn;    // the function, or the promise job
+  JS::PersistentRootedObject args;  // an array of arguments, or null
+  detail::link<queued_task> node;
+  queued_task(JSContext* cx, engine* e, task_kind k, std::uint64_t i)
+      : owner(e), kind(k), id(i), fn(cx), args(cx) {}
+};
+
+/// The native side of a Timeout object.
+struct js_timeout {
+  node::timeout t;
+  engine* owner;
+  std::uint64_t id;
+  JS::PersistentRootedObject self;  // initialized while scheduled
+  bool in_callback = false;
+  detail::link<js_timeout> node;
+  js_timeout(node::runtime& rt, engine* e, std::uint64_t i) : t(rt), owner(e), id(i) {}
+};
+
+/// The native side of an Immediate object.
+struct js_immediate {
+  node::immediate im;
+  engine* owner;
+  std::uint64_t id;
+  JS::PersistentRootedObject self;  // initialized while pending
+  detail::link<js_immediate> node;
+  js_immediate(node::runtime& rt, engine* e, std::uint64_t i) : im(rt), owner(e), id(i) {}
+};
+
+/// An operation of require('fs') in flight (fs_module.cpp).
+struct fs_op;
+
+/// Prototypes the bindings keep for the objects they make.
+enum class proto : std::uint8_t { timeout, immediate, buffer, stats, fs_module, count_ };
+
+class engine {
+ public:
+  /// Builds the context, the runtime (in o.mode) and the globals. `source`
+  /// is the script's text. Check ok() afterwards.
+  engine(phaseloop::loop& l, const run_options& o, std::string source);
+  /// Tears down in the only safe order: records, runtime, context.
+  ~engine();
+  engine(const engine&) = delete;
+  engine& operator=(const engine&) = delete;
+
+  bool ok() const noexcept { return cx_ != nullptr; }
+
+  /// Compiles the script as a CommonJS function, runs it as the main
+  /// native callback, then runs the loop. Returns the exit status.
+  int run();
+
+  static engine& from(JSContext* cx) { return *static_cast<engine*>(JS_GetContextPrivate(cx)); }
+  JSContext* cx() const noexcept { return cx_; }
+  node::runtime& rt() noexcept { return *rt_; }
+  phaseloop::loop& owner() noexcept { return *loop_; }
+  node::mode mode() const noexcept { return opts_.mode; }
+  const run_options& options() const noexcept { return opts_; }
+  output& out() noexcept { return out_; }
+  tracker* tracing() noexcept { return tracker_.get(); }
+  /// Milliseconds since the engine started (performance.now()).
+  double uptime_ms() const noexcept;
+
+  /// Identities for Node objects (timeouts, immediates, ticks,
+  /// microtasks), in creation order, as the trace shows them.
+  std::uint64_t next_id() noexcept { return ++ids_; }
+
+  // ---- the Node layer (timers.cpp) ----
+  /// Queues fn(...args) as a nextTick.
+  bool queue_tick(JS::HandleObject fn, JS::HandleObject args);
+  /// Queues a microtask (a promise job or a queueMicrotask callback).
+  bool queue_microtask(task_kind k, JS::HandleObject fn);
+  /// Frees a queued task once it is taken off its queue.
+  void forget_task(queued_task& t) noexcept;
+  js_timeout* new_timeout() { return new js_timeout(*rt_, this, next_id()); }
+  js_immediate* new_immediate() { return new js_immediate(*rt_, this, next_id()); }
+  void adopt(js_timeout& t) noexcept { timeouts_.push_back(t); }
+  void adopt(js_immediate& i) noexcept { immediates_.push_back(i); }
+  void forget(js_timeout& t) noexcept { timeouts_.erase(t); }
+  void forget(js_immediate& i) noexcept { immediates_.erase(i); }
+  void adopt(fs_op& op) noexcept;
+  void forget(fs_op& op) noexcept;
+
+  /// Calls fn with `thisv` and the elements of `args` (an array or null).
+  /// An exception ends the process as Node ends it (uncaught exception).
+  void call_or_die(JS::HandleValue thisv, JS::HandleValue fn, JS::HandleObject args);
+
+  /// A prototype kept for the life of the context.
+  void set_proto(proto p, JS::HandleObject o) { protos_[static_cast<int>(p)].emplace(cx_, o); }
+  JSObject* get_proto(proto p) const {
+    const auto& slot = protos_[static_cast<int>(p)];
+    return slot ? slot->get() : nullptr;
+  }
+
+  // ---- errors and the end of the process ----
+  /// Prints the pending exception as Node prints an uncaught one and ends
+  /// the process with status 1.
+  [[noreturn]] void die_uncaught();
+  /// Prints an error value as Node prints an uncaught exception and ends
+  /// the process with status 1. `thrown` is where it was thrown (a
+  /// SavedFrame), or null. `why` is the annotation's kind ("uncaught",
+  /// "rejection").
+  [[noreturn]] void die_with(JS::HandleValue error, JS::HandleObject thrown, const char* why = "uncaught");
+  /// Flushes stdout (and the annotations) and ends the process at once.
+  [[noreturn]] void exit_now(int code);
+  /// Writes a process warning to stderr: "(node:PID) TEXT".
+  void warn(std::string_view text);
+  /// Things Node warns about once per process.
+  enum class once : std::uint8_t { queue_microtask, rejection_deprecation, count_ };
+  /// True the first time it is asked about `what`.
+  bool first_use(once what) noexcept { return !std::exchange(warned_[static_cast<int>(what)], true); }
+  /// The process object (for exitCode), set by the globals.
+  void set_process_object(JS::HandleObject p) { process_.emplace(cx_, p); }
+
+ private:
+  class job_queue;
+  struct rejection {
+    std::unique_ptr<JS::PersistentRootedObject> promise;
+    std::uint64_t uid;
+  };
+
+  bool init_context();
+  bool compile_main(JS::MutableHandleObject fn);
+  static void run_main_cb(void* self);
+  int exit_status();
+  std::string source_line(unsigned line) const;
+  void print_location(std::string& out, unsigned line, unsigned column) const;
+
+  // Unhandled rejections (Node's processPromiseRejections).
+  static void rejection_tracker(JSContext*, bool, JS::HandleObject promise,
+                                JS::PromiseRejectionHandlingState state, void* data);
+  static bool process_rejections(node::runtime&, void* self);
+  void report_rejection(JS::HandleObject promise, std::uint64_t uid);
+
+  phaseloop::loop* loop_;
+  run_options opts_;
+  std::string source_;
+  output out_;
+  std::unique_ptr<tracker> tracker_;
+  std::optional<node::runtime> rt_;
+  JSContext* cx_ = nullptr;
+  std::unique_ptr<job_queue> jobs_;
+  std::optional<JS::PersistentRootedObject> global_;
+  std::optional<JS::PersistentRootedObject> process_;
+  std::optional<JS::PersistentRootedObject> main_fn_;
+  std::optional<JS::PersistentRootedObject> protos_[static_cast<int>(proto::count_)];
+  std::uint64_t ids_ = 0;
+  bool compiling_ = false;
+  std::uint64_t start_ns_ = 0;
+
+  // Rejected promises without a handler, not yet processed; and those
+  // already reported (node10/node11 warn again when one gets a handler).
+  std::vector<rejection> pending_rejections_;
+  std::vector<rejection> reported_rejections_;
+  std::uint64_t rejection_uid_ = 0;
+  bool warned_[static_cast<int>(once::count_)] = {};
+
+  detail::ilist<queued_task, &queued_task::node> tasks_;
+  detail::ilist<js_timeout, &js_timeout::node> timeouts_;
+  detail::ilist<js_immediate, &js_immediate::node> immediates_;
+  std::vector<fs_op*> fs_ops_;
+};
+
+}  // namespace phaseloop::runner

@@ -1,0 +1,682 @@
+// require('fs'): readFile, writeFile, stat, readdir and unlink, on
+// phaseloop's fs requests (threadpool work completed in the poll phase).
+//
+// Each request's completion is one native callback (runtime::call), as each
+// FSReqCallback completion is one MakeCallback in Node, and the operations
+// make Node 20's round trips:
+//   readFile   open, fstat, read until the size fstat gave is read (or, for
+//              a size of 0, until a read returns 0 bytes), close
+//   writeFile  open, write (again after a short write), close
+//   stat, readdir (scandir), unlink: one request each
+//
+// Without an encoding readFile gives a Buffer-like Uint8Array (its
+// toString(encoding) decodes); Node's Buffer class itself is not provided.
+
+#include <fcntl.h>
+#include <js/Array.h>
+#include <js/CharacterEncoding.h>
+#include <js/Conversions.h>
+#include <js/Date.h>
+#include <js/Exception.h>
+#include <js/Object.h>
+#include <js/experimental/TypedData.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "phaseloop/fs.hpp"
+#include "runner/bindings.hpp"
+#include "runner/engine.hpp"
+#include "runner/inspect.hpp"
+
+namespace phaseloop::runner {
+
+enum class fs_kind : std::uint8_t { read_file, write_file, stat, readdir, unlink };
+
+struct fs_op {
+  engine* owner;
+  fs_kind kind;
+  phaseloop::fs_req req;
+  JS::PersistentRootedObject callback;
+  std::string path;
+  std::string encoding;   // readFile: "" for a Buffer
+  std::vector<char> data;  // what readFile read, or what writeFile writes
+  std::size_t pos = 0;     // bytes read or written so far
+  std::size_t size = 0;    // readFile: the size fstat gave (0: unknown)
+  int fd = -1;
+  int flags = 0;           // writeFile: open flags
+  int mode = 0666;         // writeFile: open mode
+  int error = 0;           // an error to report once the file is closed
+  const char* error_syscall = nullptr;
+  detail::link<fs_op> node;
+
+  fs_op(JSContext* cx, engine* e, fs_kind k) : owner(e), kind(k), callback(cx) {}
+};
+
+void engine::adopt(fs_op& op) noexcept { fs_ops_.push_back(&op); }
+
+void release_fs_op(fs_op& op) noexcept { op.callback.reset(); }
+
+void engine::forget(fs_op& op) noexcept {
+  for (auto it = fs_ops_.begin(); it != fs_ops_.end(); ++it) {
+    if (*it == &op) {
+      fs_ops_.erase(it);
+      return;
+    }
+  }
+}
+
+namespace {
+
+// Node reads a file of known size in chunks of this many bytes, and one of
+// unknown size (size 0) in chunks of the other.
+constexpr std::size_t read_chunk = 512 * 1024;
+constexpr std::size_t unknown_chunk = 64 * 1024;
+
+// ---- errors and values ---------------------------------------------------------------
+
+// Node's uvException: "ENOENT: no such file or directory, open '/x'" with
+// errno, code, syscall and path.
+JSObject* uv_error(JSContext* cx, int code, const char* syscall, const std::string* path) {
+  const char* name = error_name(code);
+  const char* text = error_message(code);
+  std::string msg = std::string(name ? name : "UNKNOWN") + ": " + (text ? text : "unknown error") + ", " + syscall;
+  if (path != nullptr) msg += " '" + *path + "'";
+  JS::RootedObject global(cx, JS::CurrentGlobalOrNull(cx));
+  JS::RootedValue ctor(cx);
+  JS::RootedString m(cx, JS_NewStringCopyN(cx, msg.data(), msg.size()));
+  if (!m || !JS_GetProperty(cx, global, "Error", &ctor)) return nullptr;
+  JS::RootedValueArray<1> argv(cx);
+  argv[0].setString(m);
+  JS::RootedObject err(cx);
+  if (!JS::Construct(cx, ctor, argv, &err)) return nullptr;
+  JS::RootedString code_s(cx, JS_NewStringCopyZ(cx, name ? name : "UNKNOWN"));
+  JS::RootedString sys_s(cx, JS_NewStringCopyZ(cx, syscall));
+  if (!code_s || !sys_s || !JS_DefineProperty(cx, err, "errno", code, JSPROP_ENUMERATE) ||
+      !JS_DefineProperty(cx, err, "code", code_s, JSPROP_ENUMERATE) ||
+      !JS_DefineProperty(cx, err, "syscall", sys_s, JSPROP_ENUMERATE)) {
+    return nullptr;
+  }
+  if (path != nullptr) {
+    JS::RootedString p(cx, JS_NewStringCopyN(cx, path->data(), path->size()));
+    if (!p || !JS_DefineProperty(cx, err, "path", p, JSPROP_ENUMERATE)) return nullptr;
+  }
+  return err;
+}
+
+JSString* utf8_string(JSContext* cx, const char* p, std::size_t n) {
+  std::size_t len = 0;
+  JS::TwoByteCharsZ chars = JS::LossyUTF8CharsToNewTwoByteCharsZ(cx, JS::UTF8Chars(p, n), &len, js::MallocArena);
+  if (!chars) return nullptr;
+  return JS_NewUCString(cx, JS::UniqueTwoByteChars(chars.get()), len);
+}
+
+bool known_encoding(const std::string& e) {
+  return e == "utf8" || e == "utf-8" || e == "latin1" || e == "binary" || e == "ascii" || e == "hex" ||
+         e == "base64";
+}
+
+// Bytes as a JS string in `encoding` (one of known_encoding()).
+JSString* decode(JSContext* cx, const char* p, std::size_t n, const std::string& encoding) {
+  if (encoding == "utf8" || encoding == "utf-8") return utf8_string(cx, p, n);
+  std::u16string s;
+  if (encoding == "hex") {
+    static const char digits[] = "0123456789abcdef";
+    for (std::size_t i = 0; i < n; i++) {
+      const auto b = static_cast<unsigned char>(p[i]);
+      s += static_cast<char16_t>(digits[b >> 4]);
+      s += static_cast<char16_t>(digits[b & 15]);
+    }
+  } else if (encoding == "base64") {
+    static const char table[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (std::size_t i = 0; i < n; i += 3) {
+      const unsigned b0 = static_cast<unsigned char>(p[i]);
+      const unsigned b1 = i + 1 < n ? static_cast<unsigned char>(p[i + 1]) : 0;
+      const unsigned b2 = i + 2 < n ? static_cast<unsigned char>(p[i + 2]) : 0;
+      s += static_cast<char16_t>(table[b0 >> 2]);
+      s += static_cast<char16_t>(table[((b0 & 3) << 4) | (b1 >> 4)]);
+      s += i + 1 < n ? static_cast<char16_t>(table[((b1 & 15) << 2) | (b2 >> 6)]) : u'=';
+      s += i + 2 < n ? static_cast<char16_t>(table[b2 & 63]) : u'=';
+    }
+  } else {
+    const unsigned mask = encoding == "ascii" ? 0x7f : 0xff;
+    for (std::size_t i = 0; i < n; i++) s += static_cast<char16_t>(static_cast<unsigned char>(p[i]) & mask);
+  }
+  return JS_NewUCStringCopyN(cx, s.data(), s.size());
+}
+
+// The bytes of a Uint8Array (or any ArrayBuffer view); false if not one.
+bool view_bytes(JSObject* obj, std::vector<char>& out) {
+  std::size_t len = 0;
+  bool shared = false;
+  uint8_t* data = nullptr;
+  if (JS_GetObjectAsArrayBufferView(obj, &len, &shared, &data) == nullptr) return false;
+  out.assign(reinterpret_cast<char*>(data), reinterpret_cast<char*>(data) + len);
+  return true;
+}
+
+// readFile's result without an encoding: a Uint8Array with Buffer's
+// prototype (toString(encoding), and <Buffer ..> in console.log).
+JSObject* make_buffer(engine& e, const std::vector<char>& bytes) {
+  JSContext* cx = e.cx();
+  JS::RootedObject arr(cx, JS_NewUint8Array(cx, bytes.size()));
+  if (!arr) return nullptr;
+  std::size_t len = 0;
+  bool shared = false;
+  uint8_t* data = nullptr;
+  if (JS_GetObjectAsArrayBufferView(arr, &len, &shared, &data) == nullptr) return nullptr;
+  std::copy(bytes.begin(), bytes.end(), data);
+  JS::RootedObject proto(cx, e.get_proto(proto::buffer));
+  if (!JS_SetPrototype(cx, arr, proto)) return nullptr;
+  return arr;
+}
+
+bool encoding_arg(JSContext* cx, JS::HandleValue v, std::string& enc, bool& ok) {
+  ok = true;
+  if (v.isUndefined() || v.isNull()) return true;
+  if (!value_to_utf8(cx, v, enc)) return false;
+  for (char& c : enc) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  ok = known_encoding(enc);
+  return true;
+}
+
+bool unknown_encoding(JSContext* cx, const std::string& enc) {
+  JS_ReportErrorUTF8(cx, "phaseloop: encoding '%s' is not supported (utf8, latin1, ascii, hex, base64)",
+                     enc.c_str());
+  return false;
+}
+
+bool buffer_to_string(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  if (!args.thisv().isObject()) {
+    JS_ReportErrorASCII(cx, "Buffer.prototype.toString called on a non-object");
+    return false;
+  }
+  std::vector<char> bytes;
+  if (!view_bytes(&args.thisv().toObject(), bytes)) {
+    JS_ReportErrorASCII(cx, "Buffer.prototype.toString called on a non-Buffer");
+    return false;
+  }
+  std::string enc = "utf8";
+  bool ok = true;
+  if (!encoding_arg(cx, args.get(0), enc, ok)) return false;
+  if (!ok) return unknown_encoding(cx, enc);
+  if (enc.empty()) enc = "utf8";
+  JSString* s = decode(cx, bytes.data(), bytes.size(), enc);
+  if (s == nullptr) return false;
+  args.rval().setString(s);
+  return true;
+}
+
+// ---- Stats ---------------------------------------------------------------------------------
+
+bool stats_mode(JSContext* cx, const JS::CallArgs& args, unsigned& mode) {
+  if (!args.thisv().isObject()) return false;
+  JS::RootedObject self(cx, &args.thisv().toObject());
+  JS::RootedValue m(cx);
+  if (!JS_GetProperty(cx, self, "mode", &m)) return false;
+  mode = m.isNumber() ? static_cast<unsigned>(m.toNumber()) : 0;
+  return true;
+}
+
+template <unsigned Type>
+bool stats_is(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  unsigned mode = 0;
+  if (!stats_mode(cx, args, mode)) return false;
+  args.rval().setBoolean((mode & S_IFMT) == Type);
+  return true;
+}
+
+const JSFunctionSpec stats_methods[] = {
+    JS_FN("isFile", stats_is<S_IFREG>, 0, 0),
+    JS_FN("isDirectory", stats_is<S_IFDIR>, 0, 0),
+    JS_FN("isSymbolicLink", stats_is<S_IFLNK>, 0, 0),
+    JS_FN("isFIFO", stats_is<S_IFIFO>, 0, 0),
+    JS_FN("isSocket", stats_is<S_IFSOCK>, 0, 0),
+    JS_FN("isCharacterDevice", stats_is<S_IFCHR>, 0, 0),
+    JS_FN("isBlockDevice", stats_is<S_IFBLK>, 0, 0),
+    JS_FS_END};
+
+JSObject* make_stats(engine& e, const phaseloop::fs_stat& st) {
+  JSContext* cx = e.cx();
+  JS::RootedObject proto(cx, e.get_proto(proto::stats));
+  JS::RootedObject s(cx, JS_NewObjectWithGivenProto(cx, nullptr, proto));
+  if (!s) return nullptr;
+  const struct {
+    const char* name;
+    double value;
+  } fields[] = {
+      {"dev", static_cast<double>(st.st_dev)},         {"mode", static_cast<double>(st.st_mode)},
+      {"nlink", static_cast<double>(st.st_nlink)},     {"uid", static_cast<double>(st.st_uid)},
+      {"gid", static_cast<double>(st.st_gid)},         {"rdev", static_cast<double>(st.st_rdev)},
+      {"blksize", static_cast<double>(st.st_blksize)}, {"ino", static_cast<double>(st.st_ino)},
+      {"size", static_cast<double>(st.st_size)},       {"blocks", static_cast<double>(st.st_blocks)},
+  };
+  for (const auto& f : fields) {
+    JS::RootedValue v(cx, JS::NumberValue(f.value));
+    if (!JS_DefineProperty(cx, s, f.name, v, JSPROP_ENUMERATE)) return nullptr;
+  }
+  const struct {
+    const char* ms;
+    const char* date;
+    const phaseloop::fs_timespec& t;
+  } times[] = {{"atimeMs", "atime", st.st_atim},
+               {"mtimeMs", "mtime", st.st_mtim},
+               {"ctimeMs", "ctime", st.st_ctim},
+               {"birthtimeMs", "birthtime", st.st_birthtim}};
+  for (const auto& t : times) {
+    const double ms = static_cast<double>(t.t.tv_sec) * 1e3 + static_cast<double>(t.t.tv_nsec) / 1e6;
+    JS::RootedValue v(cx, JS::NumberValue(ms));
+    JS::RootedObject date(cx, JS::NewDateObject(cx, JS::TimeClip(std::floor(ms))));
+    if (!date || !JS_DefineProperty(cx, s, t.ms, v, JSPROP_ENUMERATE) ||
+        !JS_DefineProperty(cx, s, t.date, date, JSPROP_ENUMERATE)) {
+      return nullptr;
+    }
+  }
+  return s;
+}
+
+// ---- running an operation ----------------------------------------------------------------
+
+const char* label_of(const fs_op& op) {
+  switch (op.kind) {
+    case fs_kind::read_file: return "fs.readFile";
+    case fs_kind::write_file: return "fs.writeFile";
+    case fs_kind::stat: return "fs.stat";
+    case fs_kind::readdir: return "fs.readdir";
+    case fs_kind::unlink: return "fs.unlink";
+  }
+  return "fs";
+}
+
+void step(void* arg);
+
+// Every completion: one native callback, then on to the next step.
+void completed(phaseloop::fs_req* r) {
+  auto* op = static_cast<fs_op*>(r->data);
+  op->owner->rt().call({step, op}, label_of(*op));
+}
+
+// Calls the user's callback with (error) or (null, value) and frees `op`.
+void finish(fs_op* op, JS::HandleValue error, JS::HandleValue value) {
+  engine& e = *op->owner;
+  JSContext* cx = e.cx();
+  JS::RootedValue cb(cx, JS::ObjectValue(*op->callback));
+  JS::RootedValueVector argv(cx);
+  const bool ok = argv.append(error) && (value.isUndefined() || argv.append(value));
+  e.forget(*op);
+  delete op;
+  JS::RootedObject args(cx, ok ? JS::NewArrayObject(cx, argv) : nullptr);
+  if (!args) e.die_uncaught();
+  e.call_or_die(JS::UndefinedHandleValue, cb, args);
+}
+
+void fail(fs_op* op, int code, const char* syscall, bool with_path) {
+  JSContext* cx = op->owner->cx();
+  JS::RootedObject err(cx, uv_error(cx, code, syscall, with_path ? &op->path : nullptr));
+  if (!err) op->owner->die_uncaught();
+  JS::RootedValue ev(cx, JS::ObjectValue(*err));
+  finish(op, ev, JS::UndefinedHandleValue);
+}
+
+void start_read(fs_op* op) {
+  const std::size_t chunk = op->size == 0 ? unknown_chunk : std::min(read_chunk, op->size - op->pos);
+  if (op->data.size() < op->pos + chunk) op->data.resize(op->pos + chunk);
+  const phaseloop::fs_buf buf{op->data.data() + op->pos, chunk};
+  op->req.read(&op->owner->owner(), op->fd, &buf, 1, -1, completed);
+}
+
+void start_close(fs_op* op) { op->req.close(&op->owner->owner(), op->fd, completed); }
+
+// A completion of readFile or writeFile, by the request that completed.
+void file_step(fs_op* op) {
+  engine& e = *op->owner;
+  JSContext* cx = e.cx();
+  phaseloop::fs_req& r = op->req;
+  const auto result = static_cast<long long>(r.result());
+  switch (r.operation()) {
+    case fs_type::open:
+      if (result < 0) return fail(op, static_cast<int>(result), "open", true);
+      op->fd = static_cast<int>(result);
+      if (op->kind == fs_kind::read_file) {
+        r.fstat(&e.owner(), op->fd, completed);
+      } else {
+        const phaseloop::fs_buf buf{op->data.data(), op->data.size()};
+        r.write(&e.owner(), op->fd, &buf, 1, -1, completed);
+      }
+      return;
+    case fs_type::fstat:
+      if (result < 0) {
+        op->error = static_cast<int>(result);
+        op->error_syscall = "fstat";
+        return start_close(op);
+      }
+      op->size = S_ISREG(r.statbuf().st_mode) ? r.statbuf().st_size : 0;
+      return start_read(op);
+    case fs_type::read:
+      if (result < 0) {
+        op->error = static_cast<int>(result);
+        op->error_syscall = "read";
+        return start_close(op);
+      }
+      op->pos += static_cast<std::size_t>(result);
+      if (result == 0 || op->pos == op->size) {
+        op->data.resize(op->pos);
+        return start_close(op);
+      }
+      return start_read(op);
+    case fs_type::write:
+      if (result < 0) {
+        op->error = static_cast<int>(result);
+        op->error_syscall = "write";
+        return start_close(op);
+      }
+      op->pos += static_cast<std::size_t>(result);
+      if (op->pos < op->data.size()) {
+        const phaseloop::fs_buf buf{op->data.data() + op->pos, op->data.size() - op->pos};
+        r.write(&e.owner(), op->fd, &buf, 1, -1, completed);
+        return;
+      }
+      return start_close(op);
+    case fs_type::close: {
+      if (op->error != 0) return fail(op, op->error, op->error_syscall, false);
+      if (result < 0) return fail(op, static_cast<int>(result), "close", false);
+      if (op->kind == fs_kind::write_file) {
+        JS::RootedValue null(cx, JS::NullValue());
+        return finish(op, null, JS::UndefinedHandleValue);
+      }
+      JS::RootedValue v(cx);
+      if (op->encoding.empty()) {
+        JSObject* buf = make_buffer(e, op->data);
+        if (buf == nullptr) e.die_uncaught();
+        v.setObject(*buf);
+      } else {
+        JSString* s = decode(cx, op->data.data(), op->data.size(), op->encoding);
+        if (s == nullptr) e.die_uncaught();
+        v.setString(s);
+      }
+      JS::RootedValue null(cx, JS::NullValue());
+      return finish(op, null, v);
+    }
+    default:
+      return fail(op, errc::invalid, "read", false);
+  }
+}
+
+void step(void* arg) {
+  auto* op = static_cast<fs_op*>(arg);
+  engine& e = *op->owner;
+  JSContext* cx = e.cx();
+  phaseloop::fs_req& r = op->req;
+  const auto result = static_cast<long long>(r.result());
+  JS::RootedValue null(cx, JS::NullValue());
+  switch (op->kind) {
+    case fs_kind::read_file:
+    case fs_kind::write_file:
+      return file_step(op);
+    case fs_kind::stat: {
+      if (result < 0) return fail(op, static_cast<int>(result), "stat", true);
+      JSObject* s = make_stats(e, r.statbuf());
+      if (s == nullptr) e.die_uncaught();
+      JS::RootedValue v(cx, JS::ObjectValue(*s));
+      return finish(op, null, v);
+    }
+    case fs_kind::readdir: {
+      if (result < 0) return fail(op, static_cast<int>(result), "scandir", true);
+      JS::RootedValueVector names(cx);
+      phaseloop::fs_dirent ent{};
+      while (r.scandir_next(ent) == 0) {
+        JSString* n = utf8_string(cx, ent.name, std::strlen(ent.name));
+        if (n == nullptr || !names.append(JS::StringValue(n))) e.die_uncaught();
+      }
+      JS::RootedObject arr(cx, JS::NewArrayObject(cx, names));
+      if (!arr) e.die_uncaught();
+      JS::RootedValue v(cx, JS::ObjectValue(*arr));
+      return finish(op, null, v);
+    }
+    case fs_kind::unlink:
+      if (result < 0) return fail(op, static_cast<int>(result), "unlink", true);
+      return finish(op, null, JS::UndefinedHandleValue);
+  }
+}
+
+// ---- the JS functions ------------------------------------------------------------------------
+
+// The path (a string) and the callback (the last argument, a function).
+bool common_args(JSContext* cx, const JS::CallArgs& args, unsigned min_args, std::string& path,
+                 JS::MutableHandleObject cb) {
+  JS::HandleValue last = args.get(args.length() > 0 ? args.length() - 1 : 0);
+  if (args.length() < min_args || !last.isObject() || !JS::IsCallable(&last.toObject())) {
+    return throw_callback_type(cx, "cb", args.length() ? last : JS::UndefinedHandleValue);
+  }
+  cb.set(&last.toObject());
+  if (!args.get(0).isString()) {
+    JS_ReportErrorASCII(cx, "The \"path\" argument must be of type string");
+    return false;
+  }
+  return value_to_utf8(cx, args[0], path);
+}
+
+fs_op* new_op(engine& e, fs_kind k, const std::string& path, JS::HandleObject cb) {
+  auto* op = new fs_op(e.cx(), &e, k);
+  op->path = path;
+  op->callback = cb;
+  op->req.data = op;
+  e.adopt(*op);
+  return op;
+}
+
+const char* first_syscall(const fs_op& op) {
+  switch (op.kind) {
+    case fs_kind::read_file:
+    case fs_kind::write_file: return "open";
+    case fs_kind::stat: return "stat";
+    case fs_kind::readdir: return "scandir";
+    case fs_kind::unlink: return "unlink";
+  }
+  return "open";
+}
+
+// Whether the first request started; if not, it throws (as Node's
+// bindings throw for arguments they refuse).
+bool started(fs_op* op, int rc) {
+  if (rc >= 0) return true;
+  JSContext* cx = op->owner->cx();
+  JS::RootedObject err(cx, uv_error(cx, rc, first_syscall(*op), &op->path));
+  op->owner->forget(*op);
+  delete op;
+  if (!err) return false;
+  JS::RootedValue v(cx, JS::ObjectValue(*err));
+  JS_SetPendingException(cx, v);
+  return false;
+}
+
+// An options argument (string or { encoding, flag, mode }) between the
+// path and the callback.
+bool options_arg(JSContext* cx, const JS::CallArgs& args, unsigned index, std::string& encoding,
+                 std::string& flag, int& mode) {
+  if (args.length() <= index + 1) return true;
+  JS::HandleValue o = args[index];
+  bool ok = true;
+  if (o.isString()) {
+    if (!encoding_arg(cx, o, encoding, ok)) return false;
+  } else if (o.isObject()) {
+    JS::RootedObject obj(cx, &o.toObject());
+    JS::RootedValue enc(cx), fl(cx), md(cx);
+    if (!JS_GetProperty(cx, obj, "encoding", &enc) || !JS_GetProperty(cx, obj, "flag", &fl) ||
+        !JS_GetProperty(cx, obj, "mode", &md) || !encoding_arg(cx, enc, encoding, ok)) {
+      return false;
+    }
+    if (fl.isString() && !value_to_utf8(cx, fl, flag)) return false;
+    if (md.isNumber()) mode = static_cast<int>(md.toNumber());
+  }
+  if (!ok) return unknown_encoding(cx, encoding);
+  return true;
+}
+
+bool open_flags(const std::string& flag, int& out) {
+  static const struct {
+    const char* name;
+    int flags;
+  } table[] = {{"r", O_RDONLY},
+               {"r+", O_RDWR},
+               {"w", O_TRUNC | O_CREAT | O_WRONLY},
+               {"wx", O_TRUNC | O_CREAT | O_WRONLY | O_EXCL},
+               {"w+", O_TRUNC | O_CREAT | O_RDWR},
+               {"a", O_APPEND | O_CREAT | O_WRONLY},
+               {"ax", O_APPEND | O_CREAT | O_WRONLY | O_EXCL},
+               {"a+", O_APPEND | O_CREAT | O_RDWR}};
+  for (const auto& t : table) {
+    if (flag == t.name) {
+      out = t.flags;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool fs_read_file(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path, encoding, flag = "r";
+  int mode = 0666;
+  JS::RootedObject cb(cx);
+  if (!common_args(cx, args, 2, path, &cb) || !options_arg(cx, args, 1, encoding, flag, mode)) return false;
+  int flags = 0;
+  if (!open_flags(flag, flags)) {
+    JS_ReportErrorUTF8(cx, "phaseloop: unsupported flag '%s'", flag.c_str());
+    return false;
+  }
+  fs_op* op = new_op(e, fs_kind::read_file, path, cb);
+  op->encoding = encoding;
+  args.rval().setUndefined();
+  return started(op, op->req.open(&e.owner(), op->path.c_str(), flags, 0666, completed));
+}
+
+bool fs_write_file(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path, encoding, flag = "w";
+  int mode = 0666;
+  JS::RootedObject cb(cx);
+  if (!common_args(cx, args, 3, path, &cb) || !options_arg(cx, args, 2, encoding, flag, mode)) return false;
+  int flags = 0;
+  if (!open_flags(flag, flags)) {
+    JS_ReportErrorUTF8(cx, "phaseloop: unsupported flag '%s'", flag.c_str());
+    return false;
+  }
+  std::vector<char> bytes;
+  JS::HandleValue data = args[1];
+  if (!data.isObject() || !view_bytes(&data.toObject(), bytes)) {
+    if (e.mode() == node::mode::current && !data.isString()) {
+      JS_ReportErrorASCII(cx, "The \"data\" argument must be of type string or an instance of Buffer, "
+                              "TypedArray, or DataView");
+      return false;
+    }
+    std::string s;
+    if (!value_to_utf8(cx, data, s)) return false;
+    bytes.assign(s.begin(), s.end());
+  }
+  fs_op* op = new_op(e, fs_kind::write_file, path, cb);
+  op->data = std::move(bytes);
+  op->flags = flags;
+  op->mode = mode;
+  args.rval().setUndefined();
+  return started(op, op->req.open(&e.owner(), op->path.c_str(), flags, mode, completed));
+}
+
+bool fs_stat(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path;
+  JS::RootedObject cb(cx);
+  if (!common_args(cx, args, 2, path, &cb)) return false;
+  fs_op* op = new_op(e, fs_kind::stat, path, cb);
+  args.rval().setUndefined();
+  return started(op, op->req.stat(&e.owner(), op->path.c_str(), completed));
+}
+
+bool fs_readdir(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path;
+  JS::RootedObject cb(cx);
+  if (!common_args(cx, args, 2, path, &cb)) return false;
+  if (args.length() > 2 && args[1].isObject()) {
+    JS::RootedObject o(cx, &args[1].toObject());
+    JS::RootedValue types(cx);
+    if (!JS_GetProperty(cx, o, "withFileTypes", &types)) return false;
+    if (JS::ToBoolean(types)) {
+      JS_ReportErrorASCII(cx, "phaseloop: readdir's withFileTypes is not supported");
+      return false;
+    }
+  }
+  fs_op* op = new_op(e, fs_kind::readdir, path, cb);
+  args.rval().setUndefined();
+  return started(op, op->req.scandir(&e.owner(), op->path.c_str(), 0, completed));
+}
+
+bool fs_unlink(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path;
+  JS::RootedObject cb(cx);
+  if (!common_args(cx, args, 2, path, &cb)) return false;
+  fs_op* op = new_op(e, fs_kind::unlink, path, cb);
+  args.rval().setUndefined();
+  return started(op, op->req.unlink(&e.owner(), op->path.c_str(), completed));
+}
+
+const JSFunctionSpec fs_functions[] = {
+    JS_FN("readFile", fs_read_file, 3, JSPROP_ENUMERATE),
+    JS_FN("writeFile", fs_write_file, 4, JSPROP_ENUMERATE),
+    JS_FN("stat", fs_stat, 2, JSPROP_ENUMERATE),
+    JS_FN("readdir", fs_readdir, 3, JSPROP_ENUMERATE),
+    JS_FN("unlink", fs_unlink, 2, JSPROP_ENUMERATE),
+    JS_FS_END};
+
+bool illegal_constructor(JSContext* cx, unsigned, JS::Value*) {
+  JS_ReportErrorASCII(cx, "Illegal constructor");
+  return false;
+}
+
+// A prototype with a named constructor, so that console.log names it.
+JSObject* named_proto(JSContext* cx, JS::HandleObject parent, const char* name, const JSFunctionSpec* methods) {
+  JS::RootedObject proto(cx, JS_NewObjectWithGivenProto(cx, nullptr, parent));
+  if (!proto || !JS_DefineFunctions(cx, proto, methods)) return nullptr;
+  JSFunction* ctor = JS_NewFunction(cx, illegal_constructor, 0, 0, name);
+  if (ctor == nullptr) return nullptr;
+  JS::RootedObject ctor_obj(cx, JS_GetFunctionObject(ctor));
+  if (!JS_DefineProperty(cx, proto, "constructor", ctor_obj, 0)) return nullptr;
+  return proto;
+}
+
+const JSFunctionSpec buffer_methods[] = {JS_FN("toString", buffer_to_string, 1, 0), JS_FS_END};
+
+}  // namespace
+
+JSObject* make_fs_module(engine& e) {
+  JSContext* cx = e.cx();
+  if (JSObject* made = e.get_proto(proto::fs_module)) return made;
+  // Buffer.prototype inherits from Uint8Array.prototype.
+  JS::RootedObject sample(cx, JS_NewUint8Array(cx, 0));
+  JS::RootedObject u8proto(cx);
+  if (!sample || !JS_GetPrototype(cx, sample, &u8proto)) return nullptr;
+  JS::RootedObject buffer(cx, named_proto(cx, u8proto, "Buffer", buffer_methods));
+  JS::RootedObject object_proto(cx, JS::GetRealmObjectPrototype(cx));
+  JS::RootedObject stats(cx, named_proto(cx, object_proto, "Stats", stats_methods));
+  JS::RootedObject fs(cx, JS_NewPlainObject(cx));
+  if (!buffer || !stats || !fs || !JS_DefineFunctions(cx, fs, fs_functions)) return nullptr;
+  e.set_proto(proto::buffer, buffer);
+  e.set_proto(proto::stats, stats);
+  e.set_proto(proto::fs_module, fs);
+  return fs;
+}
+
+}  // namespace phaseloop::runner

@@ -1,0 +1,334 @@
+// console, process, performance, global, queueMicrotask and require: the
+// part of Node's global environment the runner provides.
+
+#include <js/Array.h>
+#include <js/BigInt.h>
+#include <js/Conversions.h>
+#include <js/Exception.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "runner/bindings.hpp"
+#include "runner/engine.hpp"
+#include "runner/inspect.hpp"
+
+extern char** environ;
+
+namespace phaseloop::runner {
+
+namespace {
+
+// ---- errors ---------------------------------------------------------------------
+
+// Throws `new <ctor>(message)` with a `code` property, as Node's errors do.
+bool throw_error(JSContext* cx, const char* ctor, const std::string& message, const char* code) {
+  JS::RootedObject global(cx, JS::CurrentGlobalOrNull(cx));
+  JS::RootedValue ctor_v(cx);
+  if (!JS_GetProperty(cx, global, ctor, &ctor_v)) return false;
+  JS::RootedString msg(cx, JS_NewStringCopyN(cx, message.data(), message.size()));
+  if (!msg) return false;
+  JS::RootedValueArray<1> argv(cx);
+  argv[0].setString(msg);
+  JS::RootedObject err(cx);
+  if (!JS::Construct(cx, ctor_v, argv, &err)) return false;
+  if (code != nullptr) {
+    JS::RootedString c(cx, JS_NewStringCopyZ(cx, code));
+    if (!c || !JS_DefineProperty(cx, err, "code", c, JSPROP_ENUMERATE)) return false;
+  }
+  JS::RootedValue v(cx, JS::ObjectValue(*err));
+  JS_SetPendingException(cx, v);
+  return false;
+}
+
+// ---- console -----------------------------------------------------------------------
+
+bool format_call(JSContext* cx, const JS::CallArgs& args, std::string& text) {
+  return format_args(cx, args, style_for(engine::from(cx).mode()), text);
+}
+
+bool console_out(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  std::string text;
+  if (!format_call(cx, args, text)) return false;
+  text += '\n';
+  engine::from(cx).out().script(text);
+  args.rval().setUndefined();
+  return true;
+}
+
+bool console_err(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  std::string text;
+  if (!format_call(cx, args, text)) return false;
+  text += '\n';
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  args.rval().setUndefined();
+  return true;
+}
+
+const JSFunctionSpec console_functions[] = {
+    JS_FN("log", console_out, 0, JSPROP_ENUMERATE),   JS_FN("info", console_out, 0, JSPROP_ENUMERATE),
+    JS_FN("debug", console_out, 0, JSPROP_ENUMERATE), JS_FN("error", console_err, 0, JSPROP_ENUMERATE),
+    JS_FN("warn", console_err, 0, JSPROP_ENUMERATE),  JS_FS_END};
+
+// ---- process -----------------------------------------------------------------------
+
+bool process_exit(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  JS::RootedValue code(cx, args.get(0));
+  if (code.isUndefined()) {
+    JS::RootedObject process(cx, &args.thisv().toObject());
+    if (args.thisv().isObject() && !JS_GetProperty(cx, process, "exitCode", &code)) return false;
+  }
+  int32_t n = 0;
+  if (!code.isUndefined() && !code.isNull() && !JS::ToInt32(cx, code, &n)) return false;
+  e.exit_now(n & 0xff);
+}
+
+bool write_stream(JSContext* cx, unsigned argc, JS::Value* vp, bool to_stdout) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  std::string text;
+  if (!value_to_utf8(cx, args.get(0), text)) return false;
+  if (to_stdout) {
+    engine::from(cx).out().script(text);
+  } else {
+    std::fwrite(text.data(), 1, text.size(), stderr);
+  }
+  args.rval().setBoolean(true);
+  return true;
+}
+
+bool stdout_write(JSContext* cx, unsigned argc, JS::Value* vp) {
+  return write_stream(cx, argc, vp, true);
+}
+
+bool stderr_write(JSContext* cx, unsigned argc, JS::Value* vp) {
+  return write_stream(cx, argc, vp, false);
+}
+
+bool process_hrtime(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  std::uint64_t ns = phaseloop::loop::hrtime();
+  double s = static_cast<double>(ns / 1000000000u);
+  double frac = static_cast<double>(ns % 1000000000u);
+  if (args.get(0).isObject()) {
+    // hrtime(previous): the difference.
+    JS::RootedObject prev(cx, &args[0].toObject());
+    JS::RootedValue ps(cx), pn(cx);
+    double a = 0, b = 0;
+    if (!JS_GetElement(cx, prev, 0, &ps) || !JS_GetElement(cx, prev, 1, &pn) ||
+        !JS::ToNumber(cx, ps, &a) || !JS::ToNumber(cx, pn, &b)) {
+      return false;
+    }
+    s -= a;
+    frac -= b;
+    if (frac < 0) {
+      s -= 1;
+      frac += 1e9;
+    }
+  }
+  JS::RootedValueArray<2> parts(cx);
+  parts[0].setNumber(s);
+  parts[1].setNumber(frac);
+  JSObject* arr = JS::NewArrayObject(cx, parts);
+  if (arr == nullptr) return false;
+  args.rval().setObject(*arr);
+  return true;
+}
+
+bool process_hrtime_bigint(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  JS::BigInt* b = JS::NumberToBigInt(cx, static_cast<uint64_t>(phaseloop::loop::hrtime()));
+  if (b == nullptr) return false;
+  args.rval().setBigInt(b);
+  return true;
+}
+
+bool process_cwd(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  char buf[PATH_MAX];
+  if (getcwd(buf, sizeof buf) == nullptr) {
+    JS_ReportErrorASCII(cx, "process.cwd() failed");
+    return false;
+  }
+  JSString* s = JS_NewStringCopyZ(cx, buf);
+  if (s == nullptr) return false;
+  args.rval().setString(s);
+  return true;
+}
+
+bool process_uptime(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  args.rval().setNumber(engine::from(cx).uptime_ms() / 1000.0);
+  return true;
+}
+
+const JSFunctionSpec process_functions[] = {
+    JS_FN("exit", process_exit, 1, JSPROP_ENUMERATE),
+    JS_FN("hrtime", process_hrtime, 1, JSPROP_ENUMERATE),
+    JS_FN("cwd", process_cwd, 0, JSPROP_ENUMERATE),
+    JS_FN("uptime", process_uptime, 0, JSPROP_ENUMERATE),
+    JS_FS_END};
+
+bool define_string(JSContext* cx, JS::HandleObject obj, const char* name, const std::string& value) {
+  JS::RootedString s(cx, JS_NewStringCopyN(cx, value.data(), value.size()));
+  return s && JS_DefineProperty(cx, obj, name, s, JSPROP_ENUMERATE);
+}
+
+JSObject* make_stream(JSContext* cx, JSNative write, int fd) {
+  JS::RootedObject stream(cx, JS_NewPlainObject(cx));
+  if (!stream || !JS_DefineFunction(cx, stream, "write", write, 1, JSPROP_ENUMERATE) ||
+      !JS_DefineProperty(cx, stream, "fd", fd, JSPROP_ENUMERATE) ||
+      !JS_DefineProperty(cx, stream, "isTTY", isatty(fd) != 0, JSPROP_ENUMERATE)) {
+    return nullptr;
+  }
+  return stream;
+}
+
+std::string self_path() {
+  char buf[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("phaseloop");
+}
+
+JSObject* make_process(engine& e) {
+  JSContext* cx = e.cx();
+  JS::RootedObject p(cx, JS_NewPlainObject(cx));
+  if (!p || !JS_DefineFunctions(cx, p, process_functions) || !define_next_tick(e, p)) return nullptr;
+  const std::string version = node_version(e.mode());
+  JS::RootedObject versions(cx, JS_NewPlainObject(cx));
+  JS::RootedObject env(cx, JS_NewPlainObject(cx));
+  JS::RootedObject out(cx, make_stream(cx, stdout_write, 1));
+  JS::RootedObject err(cx, make_stream(cx, stderr_write, 2));
+  if (!versions || !env || !out || !err || !define_string(cx, versions, "node", version.substr(1)) ||
+      !define_string(cx, p, "version", version) ||
+      !JS_DefineProperty(cx, p, "versions", versions, JSPROP_ENUMERATE) ||
+      !define_string(cx, p, "platform", "linux") || !define_string(cx, p, "arch", "x64") ||
+      !JS_DefineProperty(cx, p, "pid", static_cast<int32_t>(getpid()), JSPROP_ENUMERATE) ||
+      !JS_DefineProperty(cx, p, "ppid", static_cast<int32_t>(getppid()), JSPROP_ENUMERATE) ||
+      !JS_DefineProperty(cx, p, "exitCode", JS::UndefinedHandleValue, JSPROP_ENUMERATE) ||
+      !define_string(cx, p, "execPath", self_path()) ||
+      !JS_DefineProperty(cx, p, "stdout", out, JSPROP_ENUMERATE) ||
+      !JS_DefineProperty(cx, p, "stderr", err, JSPROP_ENUMERATE) ||
+      !JS_DefineProperty(cx, p, "env", env, JSPROP_ENUMERATE)) {
+    return nullptr;
+  }
+  // process.hrtime.bigint()
+  JS::RootedValue hr(cx);
+  if (!JS_GetProperty(cx, p, "hrtime", &hr)) return nullptr;
+  JS::RootedObject hr_obj(cx, &hr.toObject());
+  if (!JS_DefineFunction(cx, hr_obj, "bigint", process_hrtime_bigint, 0, JSPROP_ENUMERATE)) {
+    return nullptr;
+  }
+  // process.env: a snapshot of the environment.
+  for (char** v = environ; *v != nullptr; v++) {
+    const std::string entry = *v;
+    const std::size_t eq = entry.find('=');
+    if (eq == std::string::npos) continue;
+    if (!define_string(cx, env, entry.substr(0, eq).c_str(), entry.substr(eq + 1))) return nullptr;
+  }
+  // process.argv: [execPath, script, args...]
+  JS::RootedValueVector argv(cx);
+  std::vector<std::string> items{self_path(), e.options().path};
+  items.insert(items.end(), e.options().args.begin(), e.options().args.end());
+  for (const std::string& s : items) {
+    JSString* str = JS_NewStringCopyN(cx, s.data(), s.size());
+    if (str == nullptr || !argv.append(JS::StringValue(str))) return nullptr;
+  }
+  JS::RootedObject argv_obj(cx, JS::NewArrayObject(cx, argv));
+  if (!argv_obj || !JS_DefineProperty(cx, p, "argv", argv_obj, JSPROP_ENUMERATE)) return nullptr;
+  return p;
+}
+
+// ---- performance -------------------------------------------------------------------
+
+bool performance_now(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  args.rval().setNumber(engine::from(cx).uptime_ms());
+  return true;
+}
+
+bool run_gc(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  JS_GC(cx);
+  args.rval().setUndefined();
+  return true;
+}
+
+// ---- require -----------------------------------------------------------------------
+
+bool require(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string name;
+  if (!args.get(0).isString()) {
+    return throw_error(cx, "TypeError", "The \"id\" argument must be of type string", "ERR_INVALID_ARG_TYPE");
+  }
+  if (!value_to_utf8(cx, args[0], name)) return false;
+  const bool prefixed = e.mode() == node::mode::current && name == "node:fs";
+  if (name == "fs" || prefixed) {
+    JSObject* fs = make_fs_module(e);
+    if (fs == nullptr) return false;
+    args.rval().setObject(*fs);
+    return true;
+  }
+  std::string msg = "Cannot find module '" + name + "'";
+  if (e.mode() == node::mode::current) msg += "\nRequire stack:\n- " + e.options().path;
+  return throw_error(cx, "Error", msg, "MODULE_NOT_FOUND");
+}
+
+}  // namespace
+
+bool throw_callback_type(JSContext* cx, const char* name, JS::HandleValue got) {
+  engine& e = engine::from(cx);
+  if (e.mode() != node::mode::current) {
+    return throw_error(cx, "TypeError", "Callback must be a function", "ERR_INVALID_CALLBACK");
+  }
+  std::string shown;
+  if (got.isUndefined() || got.isNull()) {
+    shown = got.isNull() ? "null" : "undefined";
+  } else if (got.isObject()) {
+    shown = "an instance of Object";
+  } else {
+    std::string v;
+    inspect_options io;
+    if (!inspect(cx, got, io, v)) return false;
+    const char* type = got.isString() ? "string" : got.isNumber() ? "number" : got.isBoolean() ? "boolean"
+                       : got.isBigInt() ? "bigint" : "symbol";
+    shown = std::string("type ") + type + " (" + v + ")";
+  }
+  return throw_error(cx, "TypeError",
+                     std::string("The \"") + name + "\" argument must be of type function. Received " + shown,
+                     "ERR_INVALID_ARG_TYPE");
+}
+
+JSObject* make_require(engine& e) {
+  JSFunction* f = JS_NewFunction(e.cx(), require, 1, 0, "require");
+  return f ? JS_GetFunctionObject(f) : nullptr;
+}
+
+bool define_globals(engine& e, JS::HandleObject global) {
+  JSContext* cx = e.cx();
+  JS::RootedObject console(cx, JS_NewPlainObject(cx));
+  if (!console || !JS_DefineFunctions(cx, console, console_functions) ||
+      !JS_DefineProperty(cx, global, "console", console, 0)) {
+    return false;
+  }
+  JS::RootedObject process(cx, make_process(e));
+  if (!process || !JS_DefineProperty(cx, global, "process", process, 0)) return false;
+  e.set_process_object(process);
+  JS::RootedObject performance(cx, JS_NewPlainObject(cx));
+  if (!performance || !JS_DefineFunction(cx, performance, "now", performance_now, 0, JSPROP_ENUMERATE) ||
+      !JS_DefineProperty(cx, global, "performance", performance, 0)) {
+    return false;
+  }
+  if (e.options().expose_gc && !JS_DefineFunction(cx, global, "gc", run_gc, 0, 0)) return false;
+  return JS_DefineProperty(cx, global, "global", global, 0);
+}
+
+}  // namespace phaseloop::runner

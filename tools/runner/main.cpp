@@ -1,0 +1,208 @@
+// phaseloop: run a JavaScript file on phaseloop's Node layer, or compare
+// how the Node modes run it. See docs/runner.md.
+
+#include <js-config.h>
+#include <limits.h>
+#include <stdlib.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runner/runner.hpp"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0.1.0"
+#endif
+
+namespace {
+
+using phaseloop::node::mode;
+
+const char usage_text[] =
+    "usage: phaseloop run [--mode=node10|node11|node] [--trace] [--expose-gc] FILE.js [ARGS...]\n"
+    "       phaseloop compare [--modes=node10,node11,node] FILE.js [ARGS...]\n"
+    "       phaseloop --help | --version\n";
+
+const char help_text[] =
+    "phaseloop runs JavaScript (SpiderMonkey) on phaseloop's event loop with the\n"
+    "scheduling rules of a chosen Node version.\n"
+    "\n"
+    "  phaseloop run [--mode=MODE] [--trace] [--expose-gc] FILE.js [ARGS...]\n"
+    "      Runs FILE.js as Node's main module (CommonJS: require, module, exports,\n"
+    "      __filename, __dirname). MODE is one of\n"
+    "        node10  Node 10: a timer list's expired timers run in one native\n"
+    "                callback, all immediates of a check pass in one; no\n"
+    "                queueMicrotask; libuv 1.44's phase order (timers first)\n"
+    "        node11  Node 11: nextTicks and microtasks drain after every timer\n"
+    "                and every immediate (so until Node 19); libuv 1.44's order;\n"
+    "                an unhandled rejection is a warning\n"
+    "        node    Node 20+ (the default): as node11, on libuv >= 1.45's phase\n"
+    "                order (timers after check and closing); an unhandled\n"
+    "                rejection ends the process with status 1\n"
+    "      Globals: console, setTimeout/setInterval/setImmediate and clear*,\n"
+    "      process (nextTick, exit, exitCode, argv, env, pid, version, hrtime,\n"
+    "      stdout.write), queueMicrotask, performance.now, require('fs').\n"
+    "      Exit status: process.exitCode (0 by default), the code given to\n"
+    "      process.exit(), or 1 after an uncaught exception.\n"
+    "\n"
+    "  --trace\n"
+    "      Interleaves the script's output with a trace of where it came from.\n"
+    "      Trace lines start with '#', indented by nesting:\n"
+    "        # [iter N @Tms] PHASE       a loop phase (N: iteration, T: loop time\n"
+    "                                    since start); [main script] before the\n"
+    "                                    loop, [before the loop ...] for the timers\n"
+    "                                    pass libuv >= 1.45 runs first\n"
+    "        #   timer callback          a core callback made by the loop\n"
+    "        #     native callback \"L\"   one native callback of the Node layer\n"
+    "                                    (Node's MakeCallback): \"main\", \"timers\",\n"
+    "                                    \"immediates\", \"timeout\", \"fs.readFile\"...\n"
+    "        #       timeout #3 (setTimeout 1 ms)   a Node event, with its object's\n"
+    "                                    number (in creation order): timeout,\n"
+    "                                    immediate, tick, microtask\n"
+    "        #       drain: nextTicks, then microtasks\n"
+    "        # [iter N] PHASES: nothing ran      phases folded because nothing in\n"
+    "                                    them reached the script\n"
+    "      Every other line is the script's own output.\n"
+    "\n"
+    "  --expose-gc\n"
+    "      Defines gc(), which runs a full garbage collection (as node --expose-gc).\n"
+    "\n"
+    "  phaseloop compare [--modes=M1,M2,...] FILE.js [ARGS...]\n"
+    "      Runs FILE.js in each mode (default: node10,node11,node), prints their\n"
+    "      outputs side by side, marks the lines that differ, and names the rule\n"
+    "      behind the first divergence. Exit status: 0 when every mode printed\n"
+    "      the same and exited alike, 1 when they diverge, 2 on errors.\n"
+    "\n"
+    "  Exit status 2 also means a usage error; a file that cannot be read\n"
+    "  gives status 1 (\"phaseloop: cannot open FILE: reason\").\n";
+
+int usage() {
+  std::fputs(usage_text, stderr);
+  return 2;
+}
+
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+bool resolve(const std::string& file, std::string& path) {
+  char buf[PATH_MAX];
+  if (realpath(file.c_str(), buf) == nullptr) {
+    std::fprintf(stderr, "phaseloop: cannot open %s: %s\n", file.c_str(), std::strerror(errno));
+    return false;
+  }
+  path = buf;
+  return true;
+}
+
+int run_command(int argc, char** argv) {
+  phaseloop::runner::run_options o;
+  int i = 2;
+  for (; i < argc; i++) {
+    std::string_view a = argv[i];
+    if (a == "--") {
+      i++;
+      break;
+    }
+    if (!starts_with(a, "-") || a == "-") break;
+    if (a == "--trace") {
+      o.trace = true;
+    } else if (a == "--expose-gc") {
+      o.expose_gc = true;
+    } else if (starts_with(a, "--mode=") || (a == "--mode" && i + 1 < argc)) {
+      std::string_view m = a == "--mode" ? std::string_view(argv[++i]) : a.substr(7);
+      if (!phaseloop::node::parse_mode(m, o.mode)) {
+        std::fprintf(stderr, "phaseloop: unknown mode '%.*s' (node10, node11 or node)\n",
+                     static_cast<int>(m.size()), m.data());
+        return usage();
+      }
+    } else if (starts_with(a, "--annotate=")) {
+      // Internal: provenance records for `compare` (trace.cpp).
+      char* end = nullptr;
+      const long fd = std::strtol(argv[i] + 11, &end, 10);
+      if (*end != '\0' || fd < 3) return usage();
+      o.annotate_fd = static_cast<int>(fd);
+    } else {
+      std::fprintf(stderr, "phaseloop: unknown option %s\n", argv[i]);
+      return usage();
+    }
+  }
+  if (i >= argc) return usage();
+  if (o.trace && o.annotate_fd >= 0) {
+    std::fputs("phaseloop: --trace and --annotate do not mix\n", stderr);
+    return usage();
+  }
+  o.file = argv[i++];
+  for (; i < argc; i++) o.args.emplace_back(argv[i]);
+  if (!resolve(o.file, o.path)) return 1;
+  return phaseloop::runner::run_script(o);
+}
+
+int compare_command(int argc, char** argv) {
+  std::vector<mode> modes = {mode::node10, mode::node11, mode::current};
+  int i = 2;
+  for (; i < argc; i++) {
+    std::string_view a = argv[i];
+    if (a == "--") {
+      i++;
+      break;
+    }
+    if (!starts_with(a, "-") || a == "-") break;
+    if (starts_with(a, "--modes=")) {
+      modes.clear();
+      std::string_view list = a.substr(8);
+      while (!list.empty()) {
+        const std::size_t comma = list.find(',');
+        std::string_view name = list.substr(0, comma);
+        mode m;
+        if (!phaseloop::node::parse_mode(name, m)) {
+          std::fprintf(stderr, "phaseloop: unknown mode '%.*s' (node10, node11 or node)\n",
+                       static_cast<int>(name.size()), name.data());
+          return usage();
+        }
+        modes.push_back(m);
+        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+      }
+      if (modes.size() < 2) {
+        std::fputs("phaseloop: compare needs at least two modes\n", stderr);
+        return usage();
+      }
+    } else {
+      std::fprintf(stderr, "phaseloop: unknown option %s\n", argv[i]);
+      return usage();
+    }
+  }
+  if (i >= argc) return usage();
+  const std::string file = argv[i++];
+  std::string path;
+  if (!resolve(file, path)) return 2;
+  std::vector<std::string> args(argv + i, argv + argc);
+  return phaseloop::runner::compare_modes(modes, file, args);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage();
+  const std::string_view cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::fputs(usage_text, stdout);
+    std::fputs("\n", stdout);
+    std::fputs(help_text, stdout);
+    return 0;
+  }
+  if (cmd == "--version") {
+    std::printf("phaseloop %s (SpiderMonkey %d.%d; modes node10 = %s, node11 = %s, node = %s)\n",
+                PACKAGE_VERSION, MOZJS_MAJOR_VERSION, MOZJS_MINOR_VERSION,
+                phaseloop::runner::node_version(mode::node10),
+                phaseloop::runner::node_version(mode::node11),
+                phaseloop::runner::node_version(mode::current));
+    return 0;
+  }
+  if (cmd == "run") return run_command(argc, argv);
+  if (cmd == "compare") return compare_command(argc, argv);
+  std::fprintf(stderr, "phaseloop: unknown command '%s'\n", argv[1]);
+  return usage();
+}

@@ -1,0 +1,74 @@
+// `phaseloop run`: the script's file, a loop, SpiderMonkey, and the end.
+
+#include <js/Initialization.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "phaseloop/loop.hpp"
+#include "runner/engine.hpp"
+#include "runner/runner.hpp"
+
+namespace phaseloop::runner {
+
+const char* node_version(node::mode m) noexcept {
+  switch (m) {
+    case node::mode::node10: return "v10.24.1";
+    case node::mode::node11: return "v11.15.0";
+    case node::mode::current: return "v20.20.2";
+  }
+  return "v0.0.0";
+}
+
+namespace {
+
+bool read_file(const std::string& path, std::string& out) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return false;
+  char buf[65536];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+  const bool ok = !std::ferror(f);
+  const int saved = errno;
+  std::fclose(f);
+  errno = saved;
+  return ok;
+}
+
+}  // namespace
+
+int run_script(const run_options& o) {
+  std::string source;
+  if (!read_file(o.path, source)) {
+    std::fprintf(stderr, "phaseloop: cannot open %s: %s\n", o.file.c_str(), std::strerror(errno));
+    return 1;
+  }
+  if (!JS_Init()) {
+    std::fputs("phaseloop: SpiderMonkey failed to initialize\n", stderr);
+    return 2;
+  }
+  int status = 0;
+  {
+    phaseloop::loop loop;
+    {
+      engine e(loop, o, std::move(source));
+      if (!e.ok()) {
+        std::fputs("phaseloop: cannot create a JavaScript context\n", stderr);
+        status = 2;
+      } else {
+        status = e.run();
+      }
+    }
+    // Everything the runner made is closed by now; a busy loop is a bug.
+    if (const int rc = loop.close(); rc != 0) {
+      std::fprintf(stderr, "phaseloop: the loop did not close (%s)\n", error_name(rc));
+      if (status == 0) status = 2;
+    }
+  }
+  JS_ShutDown();
+  return status;
+}
+
+}  // namespace phaseloop::runner

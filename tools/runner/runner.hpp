@@ -1,0 +1,55 @@
+#pragma once
+// The `phaseloop` command: runs a JavaScript file on SpiderMonkey with
+// Node's event-loop rules (run), or in every Node mode side by side
+// (compare). docs/runner.md describes both.
+//
+// Files:
+//   main.cpp      command line, --help, --version
+//   run.cpp       `run`: reads the file, builds loop + runtime + engine
+//   js.hpp        SpiderMonkey's API, as every file includes it
+//   bindings.hpp  what globals.cpp, timers.cpp and fs_module.cpp define
+//   engine.*      the SpiderMonkey context: job queue, rejections, errors,
+//                 the main script, the JS values the Node layer holds
+//   globals.cpp   console, timers, immediates, process, queueMicrotask,
+//                 performance, require
+//   fs_module.cpp require('fs') on phaseloop's fs requests
+//   inspect.*     Node's util.format / util.inspect, per Node version
+//   trace.*       provenance of every output line: --trace and --annotate
+//   compare.cpp   `compare`: runs the modes as children, explains the
+//                 first divergence
+
+#include <string>
+#include <vector>
+
+#include "phaseloop/node.hpp"
+
+namespace phaseloop::runner {
+
+/// What `phaseloop run` was asked to do.
+struct run_options {
+  node::mode mode = node::mode::current;
+  bool trace = false;
+  /// --expose-gc: a global gc() that runs a full collection (as Node's).
+  bool expose_gc = false;
+  /// --annotate=FD: where each output line's provenance goes (-1: nowhere).
+  int annotate_fd = -1;
+  /// The script as named on the command line, and its absolute path.
+  std::string file;
+  std::string path;
+  /// Arguments after the file name (process.argv[2...]).
+  std::vector<std::string> args;
+};
+
+/// process.version in each mode.
+const char* node_version(node::mode m) noexcept;
+
+/// `phaseloop run`: returns the process exit status (it may also end the
+/// process itself, as process.exit() and uncaught exceptions do).
+int run_script(const run_options& o);
+
+/// `phaseloop compare`: 0 when every mode printed the same, 1 when they
+/// diverge, 2 on errors. Each mode runs in a child process of this program.
+int compare_modes(const std::vector<node::mode>& modes, const std::string& file,
+                  const std::vector<std::string>& args);
+
+}  // namespace phaseloop::runner

@@ -1,0 +1,351 @@
+// setTimeout, setInterval, setImmediate, process.nextTick, queueMicrotask:
+// thin bindings over phaseloop::node, which decides when each runs.
+//
+// A Timeout (or Immediate) JS object owns its native record; the record
+// roots the object while it is scheduled, so the object lives at least as
+// long as the runtime may call it, and is collected once it is done.
+
+#include <js/Array.h>
+#include <js/Conversions.h>
+#include <js/Object.h>
+
+#include <cmath>
+#include <string>
+
+#include "runner/bindings.hpp"
+#include "runner/engine.hpp"
+
+namespace phaseloop::runner {
+
+namespace {
+
+enum slot : unsigned { slot_native = 0, slot_callback = 1, slot_args = 2, slot_count = 3 };
+
+// ---- Timeout -------------------------------------------------------------------
+
+void timeout_finalize(JS::GCContext*, JSObject* obj) {
+  auto* r = JS::GetMaybePtrFromReservedSlot<js_timeout>(obj, slot_native);
+  if (r == nullptr) return;
+  r->owner->forget(*r);
+  delete r;
+}
+
+const JSClassOps timeout_ops = {nullptr, nullptr, nullptr, nullptr, nullptr,
+                                nullptr, timeout_finalize, nullptr, nullptr, nullptr};
+const JSClass timeout_class = {
+    "Timeout", JSCLASS_HAS_RESERVED_SLOTS(slot_count) | JSCLASS_FOREGROUND_FINALIZE, &timeout_ops,
+    nullptr,   nullptr, nullptr};
+
+void immediate_finalize(JS::GCContext*, JSObject* obj) {
+  auto* r = JS::GetMaybePtrFromReservedSlot<js_immediate>(obj, slot_native);
+  if (r == nullptr) return;
+  r->owner->forget(*r);
+  delete r;
+}
+
+const JSClassOps immediate_ops = {nullptr, nullptr, nullptr, nullptr, nullptr,
+                                  nullptr, immediate_finalize, nullptr, nullptr, nullptr};
+const JSClass immediate_class = {
+    "Immediate", JSCLASS_HAS_RESERVED_SLOTS(slot_count) | JSCLASS_FOREGROUND_FINALIZE,
+    &immediate_ops, nullptr, nullptr, nullptr};
+
+// The record behind `v` when it is an object of class `c`, else nullptr.
+template <class R>
+R* record_of(JS::HandleValue v, const JSClass* c) {
+  if (!v.isObject() || JS::GetClass(&v.toObject()) != c) return nullptr;
+  return JS::GetMaybePtrFromReservedSlot<R>(&v.toObject(), slot_native);
+}
+
+template <class R>
+R* this_record(JSContext* cx, const JS::CallArgs& args, const JSClass* c) {
+  R* r = record_of<R>(args.thisv(), c);
+  if (r == nullptr) JS_ReportErrorASCII(cx, "%s method called on an incompatible object", c->name);
+  return r;
+}
+
+void root(js_timeout& r, JSContext* cx, JSObject* obj) {
+  if (r.t.active() && !r.self.initialized()) r.self.init(cx, obj);
+}
+
+// Calls the callback stored on `self` with its stored arguments.
+void call_stored(engine& e, JS::HandleObject self) {
+  JSContext* cx = e.cx();
+  JS::RootedValue fn(cx, JS::GetReservedSlot(self, slot_callback));
+  JS::RootedValue argv(cx, JS::GetReservedSlot(self, slot_args));
+  JS::RootedObject args(cx, argv.isObject() ? &argv.toObject() : nullptr);
+  JS::RootedValue thisv(cx, JS::ObjectValue(*self));
+  e.call_or_die(thisv, fn, args);
+}
+
+void on_timeout(node::timeout* t) {
+  auto* r = static_cast<js_timeout*>(t->data);
+  JS::RootedObject self(r->owner->cx(), r->self);
+  r->in_callback = true;
+  call_stored(*r->owner, self);
+  r->in_callback = false;
+}
+
+// The runtime is done with the timeout (it fired once, or was cleared from
+// its own callback): nothing holds the object any more.
+void on_timeout_done(node::timeout* t) { static_cast<js_timeout*>(t->data)->self.reset(); }
+
+void on_immediate(node::immediate* im) {
+  auto* r = static_cast<js_immediate*>(im->data);
+  JS::RootedObject self(r->owner->cx(), r->self);
+  r->self.reset();
+  call_stored(*r->owner, self);
+}
+
+// The callback and the arguments after `first` go in the object's slots.
+bool store_call(JSContext* cx, JS::HandleObject obj, const JS::CallArgs& args, unsigned first) {
+  JS::SetReservedSlot(obj, slot_callback, args[0]);
+  if (args.length() > first) {
+    JS::RootedObject extra(
+        cx, JS::NewArrayObject(cx, JS::HandleValueArray::subarray(args, first,
+                                                                  args.length() - first)));
+    if (!extra) return false;
+    JS::SetReservedSlot(obj, slot_args, JS::ObjectValue(*extra));
+  }
+  return true;
+}
+
+bool is_callable(JS::HandleValue v) { return v.isObject() && JS::IsCallable(&v.toObject()); }
+
+bool start_timeout(JSContext* cx, unsigned argc, JS::Value* vp, bool repeat) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  if (!is_callable(args.get(0))) return throw_callback_type(cx, "callback", args.get(0));
+  double after = 1;
+  if (args.length() > 1 && !JS::ToNumber(cx, args[1], &after)) return false;
+  if (after > node::timeout_max) {
+    std::string shown = std::to_string(after);
+    if (after == std::floor(after) && after < 1e15) shown = std::to_string(static_cast<long long>(after));
+    e.warn("TimeoutOverflowWarning: " + shown +
+           " does not fit into a 32-bit signed integer.\nTimeout duration was set to 1.");
+  }
+  JS::RootedObject proto(cx, e.get_proto(proto::timeout));
+  JS::RootedObject obj(cx, JS_NewObjectWithGivenProto(cx, &timeout_class, proto));
+  if (!obj || !store_call(cx, obj, args, 2)) return false;
+  js_timeout* r = e.new_timeout();
+  e.adopt(*r);
+  JS::SetReservedSlot(obj, slot_native, JS::PrivateValue(r));
+  r->t.data = r;
+  r->t.on_done(on_timeout_done);
+  r->t.start(on_timeout, after, repeat);
+  root(*r, cx, obj);
+  args.rval().setObject(*obj);
+  return true;
+}
+
+bool set_timeout(JSContext* cx, unsigned argc, JS::Value* vp) {
+  return start_timeout(cx, argc, vp, false);
+}
+
+bool set_interval(JSContext* cx, unsigned argc, JS::Value* vp) {
+  return start_timeout(cx, argc, vp, true);
+}
+
+void clear(js_timeout& r) {
+  r.t.clear();
+  // From its own callback, the runtime still has it: on_timeout_done
+  // releases it when the callback returns.
+  if (!r.in_callback) r.self.reset();
+}
+
+bool clear_timeout(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  // Anything but a Timeout (undefined, null, an id) is ignored.
+  if (auto* r = record_of<js_timeout>(args.get(0), &timeout_class)) clear(*r);
+  args.rval().setUndefined();
+  return true;
+}
+
+bool timeout_ref(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  auto* r = this_record<js_timeout>(cx, args, &timeout_class);
+  if (r == nullptr) return false;
+  r->t.ref();
+  args.rval().set(args.thisv());
+  return true;
+}
+
+bool timeout_unref(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  auto* r = this_record<js_timeout>(cx, args, &timeout_class);
+  if (r == nullptr) return false;
+  r->t.unref();
+  args.rval().set(args.thisv());
+  return true;
+}
+
+bool timeout_has_ref(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  auto* r = this_record<js_timeout>(cx, args, &timeout_class);
+  if (r == nullptr) return false;
+  args.rval().setBoolean(r->t.has_ref());
+  return true;
+}
+
+bool timeout_refresh(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  auto* r = this_record<js_timeout>(cx, args, &timeout_class);
+  if (r == nullptr) return false;
+  r->t.refresh();
+  root(*r, cx, &args.thisv().toObject());
+  args.rval().set(args.thisv());
+  return true;
+}
+
+bool timeout_close(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  auto* r = this_record<js_timeout>(cx, args, &timeout_class);
+  if (r == nullptr) return false;
+  clear(*r);
+  args.rval().set(args.thisv());
+  return true;
+}
+
+// ---- Immediate ------------------------------------------------------------------
+
+bool set_immediate(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  if (!is_callable(args.get(0))) return throw_callback_type(cx, "callback", args.get(0));
+  JS::RootedObject proto(cx, e.get_proto(proto::immediate));
+  JS::RootedObject obj(cx, JS_NewObjectWithGivenProto(cx, &immediate_class, proto));
+  if (!obj || !store_call(cx, obj, args, 1)) return false;
+  js_immediate* r = e.new_immediate();
+  e.adopt(*r);
+  JS::SetReservedSlot(obj, slot_native, JS::PrivateValue(r));
+  r->im.data = r;
+  r->im.start(on_immediate);
+  r->self.init(cx, obj);
+  args.rval().setObject(*obj);
+  return true;
+}
+
+bool clear_immediate(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  if (auto* r = record_of<js_immediate>(args.get(0), &immediate_class)) {
+    r->im.clear();
+    r->self.reset();
+  }
+  args.rval().setUndefined();
+  return true;
+}
+
+bool immediate_ref(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  auto* r = this_record<js_immediate>(cx, args, &immediate_class);
+  if (r == nullptr) return false;
+  r->im.ref();
+  args.rval().set(args.thisv());
+  return true;
+}
+
+bool immediate_unref(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  auto* r = this_record<js_immediate>(cx, args, &immediate_class);
+  if (r == nullptr) return false;
+  r->im.unref();
+  args.rval().set(args.thisv());
+  return true;
+}
+
+bool immediate_has_ref(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  auto* r = this_record<js_immediate>(cx, args, &immediate_class);
+  if (r == nullptr) return false;
+  args.rval().setBoolean(r->im.has_ref());
+  return true;
+}
+
+// ---- nextTick and queueMicrotask ----------------------------------------------------
+
+bool next_tick(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  if (!is_callable(args.get(0))) return throw_callback_type(cx, "callback", args.get(0));
+  JS::RootedObject fn(cx, &args[0].toObject());
+  JS::RootedObject extra(cx);
+  if (args.length() > 1) {
+    extra = JS::NewArrayObject(cx, JS::HandleValueArray::subarray(args, 1, args.length() - 1));
+    if (!extra) return false;
+  }
+  args.rval().setUndefined();
+  return engine::from(cx).queue_tick(fn, extra);
+}
+
+bool queue_microtask(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  if (!is_callable(args.get(0))) return throw_callback_type(cx, "callback", args.get(0));
+  if (e.mode() == node::mode::node11 && e.first_use(engine::once::queue_microtask)) {
+    e.warn("ExperimentalWarning: queueMicrotask() is experimental.");
+  }
+  JS::RootedObject fn(cx, &args[0].toObject());
+  args.rval().setUndefined();
+  return e.queue_microtask(task_kind::queue_microtask, fn);
+}
+
+bool not_a_constructor(JSContext* cx, unsigned, JS::Value*) {
+  JS_ReportErrorASCII(cx, "Illegal constructor");
+  return false;
+}
+
+const JSFunctionSpec timeout_methods[] = {
+    JS_FN("ref", timeout_ref, 0, 0),         JS_FN("unref", timeout_unref, 0, 0),
+    JS_FN("hasRef", timeout_has_ref, 0, 0),  JS_FN("refresh", timeout_refresh, 0, 0),
+    JS_FN("close", timeout_close, 0, 0),     JS_FS_END};
+
+const JSFunctionSpec immediate_methods[] = {
+    JS_FN("ref", immediate_ref, 0, 0), JS_FN("unref", immediate_unref, 0, 0),
+    JS_FN("hasRef", immediate_has_ref, 0, 0), JS_FS_END};
+
+const JSFunctionSpec timer_functions[] = {
+    JS_FN("setTimeout", set_timeout, 2, JSPROP_ENUMERATE),
+    JS_FN("setInterval", set_interval, 2, JSPROP_ENUMERATE),
+    JS_FN("clearTimeout", clear_timeout, 1, JSPROP_ENUMERATE),
+    JS_FN("clearInterval", clear_timeout, 1, JSPROP_ENUMERATE),
+    JS_FN("setImmediate", set_immediate, 1, JSPROP_ENUMERATE),
+    JS_FN("clearImmediate", clear_immediate, 1, JSPROP_ENUMERATE),
+    JS_FS_END};
+
+// A prototype with `methods` and a `constructor` named `name` (so that
+// console.log shows "Timeout {}").
+JSObject* make_proto(JSContext* cx, const char* name, const JSFunctionSpec* methods) {
+  JS::RootedObject proto(cx, JS_NewPlainObject(cx));
+  if (!proto || !JS_DefineFunctions(cx, proto, methods)) return nullptr;
+  JSFunction* ctor = JS_NewFunction(cx, not_a_constructor, 0, 0, name);
+  if (ctor == nullptr) return nullptr;
+  JS::RootedObject ctor_obj(cx, JS_GetFunctionObject(ctor));
+  if (!JS_DefineProperty(cx, proto, "constructor", ctor_obj, 0)) return nullptr;
+  return proto;
+}
+
+}  // namespace
+
+bool define_timers(engine& e, JS::HandleObject global) {
+  JSContext* cx = e.cx();
+  JS::RootedObject tproto(cx, make_proto(cx, "Timeout", timeout_methods));
+  JS::RootedObject iproto(cx, make_proto(cx, "Immediate", immediate_methods));
+  if (!tproto || !iproto) return false;
+  // Timeout#hasRef and Immediate#hasRef came with Node 11.
+  if (e.mode() == node::mode::node10 &&
+      (!JS_DeleteProperty(cx, tproto, "hasRef") || !JS_DeleteProperty(cx, iproto, "hasRef"))) {
+    return false;
+  }
+  e.set_proto(proto::timeout, tproto);
+  e.set_proto(proto::immediate, iproto);
+  if (!JS_DefineFunctions(cx, global, timer_functions)) return false;
+  if (node::has_queue_microtask(e.mode()) &&
+      !JS_DefineFunction(cx, global, "queueMicrotask", queue_microtask, 1, JSPROP_ENUMERATE)) {
+    return false;
+  }
+  return true;
+}
+
+bool define_next_tick(engine& e, JS::HandleObject process) {
+  return JS_DefineFunction(e.cx(), process, "nextTick", next_tick, 1, JSPROP_ENUMERATE) != nullptr;
+}
+
+}  // namespace phaseloop::runner
