@@ -35,6 +35,12 @@ compare "$cases/immediates.js"
 expect_status "immediates" 1
 expect_in "$tmp/out" "immediates" "Rule: node10 runs all the immediates of one check phase in one native callback"
 
+# An unref'd timer: node10 moves it out of its list.
+compare --modes=node10,node11 "$src/examples/js/unref-order.js"
+expect_status "unref order" 1
+expect_in "$tmp/out" "unref order" "node11 ran timeout #2 (setTimeout 5 ms, unref'd)"
+expect_in "$tmp/out" "unref order" "Rule: node10 moves an unref'd timer out of its list"
+
 # No divergence.
 compare "$cases/ticks-and-promises.js"
 expect_status "ticks and promises" 0

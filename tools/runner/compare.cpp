@@ -298,6 +298,15 @@ std::string explain(const run_result& a, const run_result& b) {
                  "so nextTicks and microtasks wait until they are all done; " +
              other + " drains nextTicks and microtasks after each immediate (Node PR #22842, Node 11.0.0).";
     }
+    // Different timeouts at the same step, one of them unref'd: Node 10
+    // moved it out of its list.
+    const bool a10 = a.mode == node::mode::node10, b10 = b.mode == node::mode::node10;
+    const auto unrefd = [](const record& r) { return r.what.find("unref'd") != std::string::npos; };
+    if (ra.kind == "timeout" && rb.kind == "timeout" && a10 != b10 && (unrefd(ra) || unrefd(rb))) {
+      return s + "\nRule: node10 moves an unref'd timer out of its list onto a libuv timer of its "
+                 "own, so it runs after the timers of its old list that are due with it; node11 and "
+                 "later only drop its reference, and it keeps its place in the list.";
+    }
     const bool a_new = a.mode == node::mode::current, b_new = b.mode == node::mode::current;
     if (a_new != b_new && ra.phase != rb.phase && (ra.phase == "timers" || rb.phase == "timers")) {
       const std::string newer = a_new ? an : bn, older = a_new ? bn : an;

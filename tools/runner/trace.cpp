@@ -182,6 +182,7 @@ void tracker::describe(const node::event& e, std::uint64_t& id, std::string& tex
       const auto* r = static_cast<const js_timeout*>(t->data);
       id = r ? r->id : 0;
       text = std::string(t->repeating() ? "setInterval " : "setTimeout ") + number(t->delay()) + " ms";
+      if (!t->has_ref()) text += ", unref'd";
       return;
     }
     case node::event_kind::immediate: {
