@@ -106,6 +106,10 @@ engine::engine(phaseloop::loop& l, const run_options& o, std::string source)
 bool engine::init_context() {
   cx_ = JS_NewContext(JS::DefaultHeapMaxBytes);
   if (cx_ == nullptr) return false;
+  // SpiderMonkey's default cap (32 MiB) is an embedding default, not a
+  // Node one: a script queueing a million callbacks needs more. Node's heap
+  // is bounded by memory in practice; so is this one (4 GiB).
+  JS_SetGCParameter(cx_, JSGC_MAX_BYTES, 0xffffffffu);
   JS_SetContextPrivate(cx_, this);
   JS_SetNativeStackQuota(cx_, stack_quota);
   if (!JS::InitSelfHostedCode(cx_)) return false;
