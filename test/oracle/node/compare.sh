@@ -1,0 +1,138 @@
+#!/bin/sh
+# compare.sh -- check one scenario: real Node vs `phaseloop run --mode=MODE`.
+#
+# Usage: compare.sh [ignored args...] SCENARIO.js
+#
+# The scenario's first line, "// oracle: node10 node11 node", lists the modes
+# to check. For each mode the real Node of that version (see lib.sh) and
+#   $PHASELOOP_BIN run --mode=MODE SCENARIO.js
+# run in a fresh scratch directory (the cwd, so relative paths land there),
+# each under a timeout; their stdout must be byte-identical and their exit
+# status equal. stderr is not compared; it is shown when a check fails.
+#
+# Environment:
+#   PHASELOOP_BIN             phaseloop binary (default <repo>/build/phaseloop)
+#   PHASELOOP_ORACLE_DIR      where tools/install-oracles put Node 10 and 11
+#   PHASELOOP_ORACLE_NODE     the Node >= 20 for --mode=node (default `node`)
+#   PHASELOOP_ORACLE_TIMEOUT  seconds per run (default 20)
+#   PHASELOOP_ORACLE_KEEP=1   keep the scratch directory and print its path
+#
+# Exit status: 0 every mode matches; 1 a mismatch, a crash or timeout of the
+# real Node, a timeout of phaseloop, a bad header, or a missing oracle or
+# phaseloop binary (never 77: a missing oracle is a failure). Usable as an
+# automake LOG_COMPILER: the scenario is the last argument.
+
+set -u
+
+if [ $# -lt 1 ]; then
+  echo "usage: $0 SCENARIO.js" >&2
+  exit 2
+fi
+for scenario in "$@"; do :; done
+
+oracle_lib_dir=$(cd "$(dirname "$0")" && pwd)
+. "$oracle_lib_dir/lib.sh"
+
+if [ ! -f "$scenario" ]; then
+  echo "FAIL: no such scenario: $scenario"
+  exit 1
+fi
+scenario=$(oracle_abs "$scenario")
+name=$(basename "$scenario" .js)
+
+if ! modes=$(oracle_modes "$scenario"); then
+  echo "FAIL $name: $modes"
+  exit 1
+fi
+
+phaseloop=${PHASELOOP_BIN:-$oracle_repo/build/phaseloop}
+case $phaseloop in
+  */*) ;;
+  *) phaseloop=$(command -v "$phaseloop" || echo "$phaseloop") ;;
+esac
+if [ ! -x "$phaseloop" ]; then
+  echo "FAIL $name: phaseloop binary not found or not executable: $phaseloop (set PHASELOOP_BIN)"
+  exit 1
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/phaseloop-oracle.XXXXXX") || exit 1
+cleanup() {
+  if [ -n "${PHASELOOP_ORACLE_KEEP:-}" ]; then
+    echo "compare.sh: scratch directory kept: $work"
+  else
+    rm -rf "$work"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+# describe STATUS: how a run ended, for messages.
+describe() {
+  case $1 in
+    0) echo "exit 0" ;;
+    124) echo "timed out after ${oracle_timeout}s" ;;
+    13[0-9] | 14[0-9] | 15[0-9]) echo "exit $1 (signal $(($1 - 128)))" ;;
+    *) echo "exit $1" ;;
+  esac
+}
+
+# show LABEL FILE: print a captured stream, indented.
+show() {
+  echo "--- $1 ---"
+  if [ -s "$2" ]; then sed 's/^/  /' "$2"; else echo "  (empty)"; fi
+}
+
+status=0
+checked=
+for mode in $modes; do
+  if ! node_bin=$(oracle_find "$mode"); then
+    echo "FAIL $name [$mode]: $node_bin"
+    status=1
+    continue
+  fi
+  version=$(oracle_version "$mode")
+  if [ "$mode" = node ]; then
+    version=$("$node_bin" --version 2> /dev/null)
+    version=${version#v}
+  fi
+  dir="$work/$mode"
+  mkdir -p "$dir/node" "$dir/phaseloop"
+
+  oracle_run "$dir/node" "$dir/node.out" "$dir/node.err" "$node_bin" "$scenario"
+  node_rc=$?
+  if [ "$node_rc" -eq 124 ] || [ "$node_rc" -gt 128 ]; then
+    echo "FAIL $name [$mode]: real Node $version $(describe "$node_rc"); the scenario is broken"
+    show "node $version stderr" "$dir/node.err"
+    status=1
+    continue
+  fi
+
+  oracle_run "$dir/phaseloop" "$dir/pl.out" "$dir/pl.err" \
+    "$phaseloop" run --mode="$mode" "$scenario"
+  pl_rc=$?
+
+  ok=1
+  if ! cmp -s "$dir/node.out" "$dir/pl.out"; then
+    ok=0
+    echo "FAIL $name [$mode]: stdout differs from real Node $version"
+    diff -u --label "node-$version/$name.js stdout" \
+      --label "phaseloop --mode=$mode $name.js stdout" \
+      "$dir/node.out" "$dir/pl.out"
+  fi
+  if [ "$node_rc" -ne "$pl_rc" ]; then
+    ok=0
+    echo "FAIL $name [$mode]: exit status differs: real Node $version $(describe "$node_rc"), phaseloop $(describe "$pl_rc")"
+  fi
+  if [ "$ok" -eq 0 ]; then
+    show "node $version stderr" "$dir/node.err"
+    show "phaseloop --mode=$mode stderr" "$dir/pl.err"
+    status=1
+  else
+    checked="$checked $mode"
+  fi
+done
+
+if [ "$status" -eq 0 ]; then
+  echo "PASS $name (matches real Node in:$checked)"
+fi
+exit $status
