@@ -13,7 +13,7 @@ compare() {
 }
 
 # The seed example: node10 batches one timer list.
-compare "$cases/seed.js"
+compare "$src/examples/js/timers-and-promises.js"
 expect_status "seed" 1
 expect_in "$tmp/out" "seed" "     node10   | node11   | node"
 expect_in "$tmp/out" "seed" "* 2  timer2   | promise1 | promise1   <- first divergence"
@@ -25,7 +25,7 @@ expect_in "$tmp/out" "seed" "(Node PR #22842, Node 11.0.0)"
 expect_in "$tmp/out" "seed" "node11 vs node: same output."
 
 # Two modes only.
-compare --modes=node10,node "$cases/seed.js"
+compare --modes=node10,node "$src/examples/js/timers-and-promises.js"
 expect_status "seed, two modes" 1
 expect_in "$tmp/out" "seed, two modes" "node drains nextTicks and microtasks after each timer"
 expect_not_in "$tmp/out" "seed, two modes" "node11"
@@ -60,6 +60,6 @@ expect_in "$tmp/out" "queueMicrotask" "Rule: queueMicrotask does not exist in no
 # Errors.
 compare "$tmp/none.js"
 expect_status "missing file" 2
-compare --modes=node10,bogus "$cases/seed.js"
+compare --modes=node10,bogus "$src/examples/js/timers-and-promises.js"
 expect_status "bad mode" 2
 done_testing

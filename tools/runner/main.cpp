@@ -87,6 +87,19 @@ int usage() {
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
+// Puts argv[i] in `a` and says whether it is an option. Options end at the
+// first non-option (or a lone "-"), which is the script, or after "--",
+// which is skipped.
+bool next_option(int argc, char** argv, int& i, std::string_view& a) {
+  if (i >= argc) return false;
+  a = argv[i];
+  if (a == "--") {
+    i++;
+    return false;
+  }
+  return starts_with(a, "-") && a != "-";
+}
+
 bool resolve(const std::string& file, std::string& path) {
   char buf[PATH_MAX];
   if (realpath(file.c_str(), buf) == nullptr) {
@@ -100,13 +113,7 @@ bool resolve(const std::string& file, std::string& path) {
 int run_command(int argc, char** argv) {
   phaseloop::runner::run_options o;
   int i = 2;
-  for (; i < argc; i++) {
-    std::string_view a = argv[i];
-    if (a == "--") {
-      i++;
-      break;
-    }
-    if (!starts_with(a, "-") || a == "-") break;
+  for (std::string_view a; next_option(argc, argv, i, a); i++) {
     if (a == "--trace") {
       o.trace = true;
     } else if (a == "--expose-gc") {
@@ -143,13 +150,7 @@ int run_command(int argc, char** argv) {
 int compare_command(int argc, char** argv) {
   std::vector<mode> modes = {mode::node10, mode::node11, mode::current};
   int i = 2;
-  for (; i < argc; i++) {
-    std::string_view a = argv[i];
-    if (a == "--") {
-      i++;
-      break;
-    }
-    if (!starts_with(a, "-") || a == "-") break;
+  for (std::string_view a; next_option(argc, argv, i, a); i++) {
     if (starts_with(a, "--modes=")) {
       modes.clear();
       std::string_view list = a.substr(8);
