@@ -158,12 +158,12 @@ TEST_P(NodeModes, ClearImmediateFromAnEarlierImmediateOfThePass) {
 TEST_P(NodeModes, ShorterDelayListRunsFirstAndEqualDelaysKeepOrder) {
   js j(GetParam());
   j.run([&] {
-    j.set_timeout(3, [&] { j.log("a3"); });
+    j.set_timeout(30, [&] { j.log("a30"); });
     j.set_timeout(1, [&] { j.log("b1"); });
     j.set_timeout(1, [&] { j.log("c1"); });
-    j.set_timeout(3, [&] { j.log("d3"); });
+    j.set_timeout(30, [&] { j.log("d30"); });
   });
-  EXPECT_EQ(j.joined(), "b1 c1 a3 d3");
+  EXPECT_EQ(j.joined(), "b1 c1 a30 d30");
 }
 
 TEST_P(NodeModes, DelayClampAndTimeoutMax) {
@@ -236,17 +236,21 @@ TEST_P(NodeModes, UnrefedTimeoutStillFiresWhileTheLoopRuns) {
 }
 
 TEST_P(NodeModes, RefreshRestartsTheCountdown) {
+  // Both later timers count from the moment `five` runs (R >= 5): the
+  // refreshed one is due at R + 20, `marker` at R + 15. Unrefreshed, it
+  // would have been due at 20 <= R + 15. Load cannot swap them: they are
+  // 5 ms apart from the same moment.
   js j(GetParam());
   pn::timeout* t = nullptr;
   j.run([&] {
-    t = j.set_timeout(10, [&] { j.log("refreshed"); });
+    t = j.set_timeout(20, [&] { j.log("refreshed"); });
     j.set_timeout(5, [&] {
       j.log("five");
-      t->refresh();  // now due 10 ms after this point, i.e. after `twelve`
+      t->refresh();
+      j.set_timeout(15, [&] { j.log("marker"); });
     });
-    j.set_timeout(12, [&] { j.log("twelve"); });
   });
-  EXPECT_EQ(j.joined(), "five twelve refreshed");
+  EXPECT_EQ(j.joined(), "five marker refreshed");
 }
 
 TEST_P(NodeModes, TimeoutInsertedIntoTheRunningListWaitsForALaterPass) {
