@@ -238,16 +238,17 @@ TEST_P(NodeModes, UnrefedTimeoutStillFiresWhileTheLoopRuns) {
 TEST_P(NodeModes, RefreshRestartsTheCountdown) {
   // Both later timers count from the moment `five` runs (R >= 5): the
   // refreshed one is due at R + 20, `marker` at R + 15. Unrefreshed, it
-  // would have been due at 20 <= R + 15. Load cannot swap them: they are
-  // 5 ms apart from the same moment.
+  // would have been due at 20 <= R + 15.
   js j(GetParam());
   pn::timeout* t = nullptr;
   j.run([&] {
     t = j.set_timeout(20, [&] { j.log("refreshed"); });
     j.set_timeout(5, [&] {
       j.log("five");
-      t->refresh();
+      // The marker first: a stall between the two calls then only widens
+      // the gap instead of closing it.
       j.set_timeout(15, [&] { j.log("marker"); });
+      t->refresh();
     });
   });
   EXPECT_EQ(j.joined(), "five marker refreshed");
