@@ -86,6 +86,7 @@ class handle {
 
   friend class phaseloop::loop;
   friend struct detail::loop_access;
+  friend class fs_poll;  // marks its internal timer
 };
 
 }  // namespace phaseloop

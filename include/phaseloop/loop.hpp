@@ -31,6 +31,10 @@ namespace phaseloop {
 /// Visits one handle during loop::walk.
 using walk_cb = void (*)(handle*, void* arg);
 
+namespace detail {
+struct inotify_state;
+}
+
 class loop {
  public:
   /// Free for the user; phaseloop never reads it. (libuv: `data`, offset 0.)
@@ -136,6 +140,14 @@ class loop {
   friend class signal;
   friend class work;
   friend class fs_req;
+  friend class udp;
+  friend class fs_event;
+  friend class fs_poll;
+  friend class poll;
+  friend class stream;
+  friend class tcp;
+  friend class pipe;
+  friend class tty;
   friend class detail::threadpool;
   friend struct detail::signal_registry;
   friend struct detail::loop_access;
@@ -205,6 +217,9 @@ class loop {
   detail::io_watcher async_watcher_;   // eventfd: async sends, threadpool
   detail::io_watcher signal_watcher_;  // read end of the signal pipe
   int signal_pipe_write_ = -1;
+  detail::inotify_state* inotify_ = nullptr;  // fs_event watches, made on first use
+  void close_inotify_() noexcept;              // defined in src/io/fs_event.cpp
+  int emfile_fd_ = -1;                 // spare fd streams give up when accept hits EMFILE
 
   std::mutex wq_mutex_;                // guards wq_done_
   detail::pool_task::list wq_done_;    // finished pool requests, for the poll phase

@@ -2,6 +2,12 @@
 // active/ref accounting that decides whether the loop is alive, and close().
 
 #include "phaseloop/loop.hpp"
+#include "phaseloop/udp.hpp"
+#include "phaseloop/fs_event.hpp"
+#include "phaseloop/fs_poll.hpp"
+#include "phaseloop/poll.hpp"
+#include "phaseloop/pipe.hpp"
+#include "phaseloop/stream.hpp"
 
 namespace phaseloop {
 
@@ -49,6 +55,16 @@ int handle::close(close_cb cb) noexcept {
     case handle_type::check: static_cast<check*>(this)->close_(); break;
     case handle_type::async: static_cast<async*>(this)->close_(); break;
     case handle_type::signal: static_cast<signal*>(this)->close_(); break;
+    case handle_type::udp: static_cast<udp*>(this)->close_(); break;
+    case handle_type::fs_event: static_cast<fs_event*>(this)->close_(); break;
+    case handle_type::fs_poll:
+      // Finished later if a stat or timer of it is still around.
+      if (!static_cast<fs_poll*>(this)->close_()) return 0;
+      break;
+    case handle_type::poll: static_cast<poll*>(this)->close_(); break;
+    case handle_type::named_pipe: static_cast<pipe*>(this)->close_(); break;
+    case handle_type::tcp:
+    case handle_type::tty: static_cast<stream*>(this)->close_(); break;
     default: stop_(); break;
   }
   loop_->make_close_pending_(*this);

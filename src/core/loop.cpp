@@ -113,6 +113,9 @@ int loop::close() noexcept {
     ::close(signal_pipe_write_);
     signal_watcher_.fd = signal_pipe_write_ = -1;
   }
+  if (emfile_fd_ >= 0) ::close(emfile_fd_);
+  emfile_fd_ = -1;
+  close_inotify_();
   open_ = false;
   if (this == default_ptr) default_ptr = nullptr;
   return 0;
@@ -127,6 +130,8 @@ loop::~loop() {
     ::close(signal_watcher_.fd);
     ::close(signal_pipe_write_);
   }
+  if (emfile_fd_ >= 0) ::close(emfile_fd_);
+  close_inotify_();
   if (this == default_ptr) default_ptr = nullptr;
 }
 

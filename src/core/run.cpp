@@ -8,6 +8,8 @@
 #include <type_traits>
 
 #include "core/loop_impl.hpp"
+#include "phaseloop/stream.hpp"
+#include "phaseloop/udp.hpp"
 
 namespace phaseloop {
 
@@ -162,7 +164,7 @@ bool loop::run_pending_() {
   const bool ran = !queue.empty();
   while (detail::io_watcher* w = queue.pop_front())
     callback_<H>(phase::pending, callback_kind::pending, nullptr, nullptr,
-                 [&] { w->cb(*this, *w, detail::io_writable); });
+                 [&] { w->cb(*this, *w, detail::io_writable | detail::io_fed); });
   if constexpr (H) phase_hook_(false, phase::pending, false, 0);
   return ran;
 }
@@ -283,6 +285,13 @@ void loop::run_closing_() {
       make_close_pending_(*p);
     } else {
       p->flags_ = (p->flags_ & ~handle::ref_flag) | handle::closed_flag;
+      // Sends still queued are canceled; their callbacks come first.
+      if (p->type_ == handle_type::udp) static_cast<udp*>(p)->finish_close_();
+      // A stream's connect, writes and shutdown still queued are canceled
+      // here, before its close callback (libuv's uv__stream_destroy).
+      if (p->type_ == handle_type::tcp || p->type_ == handle_type::named_pipe ||
+          p->type_ == handle_type::tty)
+        static_cast<stream*>(p)->finish_close_();
       handles_.erase(*p);
       if (close_cb cb = p->close_cb_)
         callback_<H>(phase::closing, callback_kind::close, p, nullptr, [p, cb] { cb(p); });

@@ -26,6 +26,8 @@ void poller::close() noexcept {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
   count_ = 0;
+  changes_.clear();
+  flushing_.clear();
   table_.clear();
   table_.shrink_to_fit();
 }
@@ -40,15 +42,28 @@ int poller::watch(io_watcher& w, unsigned events) noexcept {
       return -ENOMEM;
     }
   }
+  if (!w.queued && (w.wanted | events) != w.registered) {
+    try {
+      changes_.push_back(w.fd);
+    } catch (...) {
+      return -ENOMEM;
+    }
+    w.queued = true;
+  }
   w.wanted |= events;
   if (table_[fd] == nullptr) count_++;
   table_[fd] = &w;
-  if (w.wanted != w.registered && !decltype(changes_)::linked(w)) changes_.push_back(w);
   return 0;
 }
 
 void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
-  while (io_watcher* w = changes_.pop_front()) {
+  // The queue is swapped aside: a failure callback may watch or unwatch,
+  // which edits the live queue (kept for the next flush), not this pass.
+  flushing_.swap(changes_);
+  for (const int fd : flushing_) {
+    io_watcher* w = watcher(fd);
+    if (w == nullptr || !w->queued) continue;
+    w->queued = false;
     if (w->wanted == w->registered) continue;
     epoll_event e{};
     e.events = w->wanted;
@@ -65,16 +80,32 @@ void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept 
     }
     w->registered = w->wanted;
   }
+  flushing_.clear();
 }
 
 void poller::unwatch(io_watcher& w, unsigned events) noexcept {
   w.wanted &= ~events;
   if (w.fd < 0 || watcher(w.fd) != &w) return;
   if (w.wanted != 0) {
-    if (w.wanted != w.registered && !decltype(changes_)::linked(w)) changes_.push_back(w);
+    if (w.wanted != w.registered && !w.queued) {
+      try {
+        changes_.push_back(w.fd);
+        w.queued = true;
+      } catch (...) {
+        // Left registered for more than is wanted: the loop filters events
+        // by `wanted`, so the extra ones are never delivered.
+      }
+    }
     return;
   }
-  decltype(changes_)::unlink(w);
+  if (w.queued) {
+    w.queued = false;
+    for (auto i = changes_.begin(); i != changes_.end(); ++i)
+      if (*i == w.fd) {
+        changes_.erase(i);
+        break;
+      }
+  }
   if (w.registered != 0) {
     epoll_event e{};
     epoll_ctl(fd_, EPOLL_CTL_DEL, w.fd, &e);  // fails harmlessly if fd is closed

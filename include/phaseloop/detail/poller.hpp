@@ -26,6 +26,9 @@ enum : unsigned {
   io_error = 0x008,
   io_hangup = 0x010,
   io_read_hangup = 0x2000,
+  /// Not a readiness bit: set when the pending phase (not the poller)
+  /// makes the call, so that a callback can tell which phase it is in.
+  io_fed = 0x40000000,
 };
 
 /// One fd the loop watches, embedded in whatever owns the fd.
@@ -36,8 +39,8 @@ struct io_watcher {
   int fd = -1;
   unsigned wanted = 0;      ///< events asked for
   unsigned registered = 0;  ///< events the kernel is watching
+  bool queued = false;      ///< on the poller's queue of changes to make
   link<io_watcher> pending; ///< the loop's pending queue
-  link<io_watcher> change;  ///< the poller's queue of registrations to make
 };
 
 /// A ready fd as returned by wait().
@@ -90,7 +93,12 @@ class poller {
   int fd_ = -1;
   unsigned count_ = 0;
   std::vector<io_watcher*> table_;  // indexed by fd; grows with the highest fd
-  ilist<io_watcher, &io_watcher::change> changes_;
+  // Fds whose watcher wants a registration change, in watch() order. Kept
+  // by fd rather than by link so that a watcher stays small enough for
+  // libuv's uv_poll_t; flush() looks each fd up again, so an entry whose
+  // watcher went away (or already caught up) is simply skipped.
+  std::vector<int> changes_;
+  std::vector<int> flushing_;  // the queue flush() is working through
   io_event* batch_ = nullptr;
   int batch_n_ = 0;
 };

@@ -1,0 +1,57 @@
+#pragma once
+/// Pipe handles (libuv's uv_pipe_t): Unix domain stream sockets, by path,
+/// and any pipe or socket fd adopted with open(). An IPC pipe can carry
+/// handles along with its bytes (write2 / accept). Stream operations are in
+/// stream.hpp.
+
+#include "phaseloop/stream.hpp"
+
+namespace phaseloop {
+
+class pipe : public stream {
+ public:
+  /// chmod() mode bits (libuv's UV_READABLE / UV_WRITABLE).
+  enum : int { readable_mode = 1, writable_mode = 2 };
+
+  /// Joins `l` with no socket yet. `ipc`: may carry handles. Loop thread.
+  pipe(phaseloop::loop& l, bool ipc) noexcept;
+
+  /// Binds to `path` (removed again when the handle closes). errc::invalid
+  /// when a socket exists or the handle is closing; -EACCES for a missing
+  /// directory (as libuv reports ENOENT).
+  int bind(const char* path) noexcept;
+  /// Starts connecting to `path`; `cb` runs in the poll phase, or in the
+  /// pending phase with an error known at once.
+  void connect(connect_req& r, const char* path, connect_cb cb) noexcept;
+  /// Adopts `fd` (readable / writable as its open mode says). -EEXIST when
+  /// this loop already watches it.
+  int open(int fd) noexcept;
+  /// The bound / peer path, NUL-terminated (Linux abstract names are not).
+  /// -ENOBUFS when `*size` is too small; *size is set to the length.
+  int sockname(char* buffer, std::size_t* size) const noexcept;
+  int peername(char* buffer, std::size_t* size) const noexcept;
+  /// Makes the socket file readable and/or writable by everyone.
+  int chmod(int mode) noexcept;
+  /// Handles received and waiting for accept() (IPC pipes).
+  int pending_count() const noexcept;
+  /// The type of the next handle accept() would take (handle_type::unknown
+  /// when none).
+  handle_type pending_type() const noexcept;
+  /// True for an IPC pipe. (libuv: `ipc`.)
+  bool ipc() const noexcept { return ipc_ != 0; }
+
+ private:
+  friend class stream;
+  friend class phaseloop::handle;
+  friend struct detail::io_access;
+  int listen_(int backlog, connection_cb cb) noexcept;
+  void close_() noexcept;
+  int name_(bool peer, char* buffer, std::size_t* size) const noexcept;
+
+  // Padding so that ipc_ sits at offset 248 like libuv's public `ipc`.
+  unsigned char unused_[248 - sizeof(stream)] = {};
+  int ipc_ = 0;
+  char* path_ = nullptr;  // bound path (owned), unlinked on close
+};
+
+}  // namespace phaseloop

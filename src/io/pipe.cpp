@@ -1,0 +1,187 @@
+// Pipe handles: Unix domain stream sockets and adopted pipe fds. Connecting
+// by path either succeeds at once (then the poll phase reports it, as for
+// any connect) or fails at once (reported from the pending phase).
+
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/loop_impl.hpp"
+#include "phaseloop/pipe.hpp"
+
+namespace phaseloop {
+
+namespace {
+
+sockaddr_un unix_address(const char* path) noexcept {
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  // Truncated to fit, as libuv does.
+  std::strncpy(a.sun_path, path, sizeof a.sun_path - 1);
+  return a;
+}
+
+}  // namespace
+
+pipe::pipe(phaseloop::loop& l, bool ipc) noexcept : stream(l, handle_type::named_pipe), ipc_(ipc ? 1 : 0) {
+  if (ipc) flags_ |= ipc_flag;
+}
+
+int pipe::bind(const char* path) noexcept {
+  if (watcher_.fd >= 0 || is_closing()) return errc::invalid;
+  char* copy = strdup(path);
+  if (copy == nullptr) return errc::no_memory;
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) {
+    const int err = -errno;
+    std::free(copy);
+    return err;
+  }
+  const sockaddr_un a = unix_address(copy);
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) != 0) {
+    int err = -errno;
+    if (err == -ENOENT) err = -EACCES;
+    ::close(fd);
+    std::free(copy);
+    return err;
+  }
+  flags_ |= bound_flag;
+  path_ = copy;
+  watcher_.fd = fd;
+  return 0;
+}
+
+int pipe::listen_(int backlog, connection_cb cb) noexcept {
+  if (watcher_.fd == -1 || ipc_) return errc::invalid;
+  if (::listen(watcher_.fd, backlog) != 0) return -errno;
+  return start_listening_(cb);
+}
+
+void pipe::connect(connect_req& r, const char* path, connect_cb cb) noexcept {
+  const bool new_sock = watcher_.fd == -1;
+  int err = 0;
+  if (new_sock) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) err = -errno;
+    else watcher_.fd = fd;
+  }
+  if (err == 0) {
+    const sockaddr_un a = unix_address(path);
+    int rc;
+    do rc = ::connect(watcher_.fd, reinterpret_cast<const sockaddr*>(&a), sizeof a);
+    while (rc == -1 && errno == EINTR);
+    if (rc == -1 && errno != EINPROGRESS) err = -errno;
+  }
+  if (err == 0) {
+    if (new_sock) err = open_(watcher_.fd, readable_flag | writable_flag);
+    if (err == 0) watch_(detail::io_writable);
+  }
+  delayed_error_ = err;
+  connect_req_ = &r;
+  r.type_ = req_type::connect;
+  r.handle_ = this;
+  r.cb_ = cb;
+  loop_->active_reqs_++;
+  if (err != 0) feed_();
+}
+
+int pipe::open(int fd) noexcept {
+  if (loop_->poller_.watcher(fd) != nullptr) return -EEXIST;
+  int mode;
+  do mode = fcntl(fd, F_GETFL);
+  while (mode == -1 && errno == EINTR);
+  if (mode == -1) return -errno;
+  int on = 1;
+  if (ioctl(fd, FIONBIO, &on) != 0) return -errno;
+  std::uint32_t f = 0;
+  mode &= O_ACCMODE;
+  if (mode != O_WRONLY) f |= readable_flag;
+  if (mode != O_RDONLY) f |= writable_flag;
+  return open_(fd, f);
+}
+
+int pipe::name_(bool peer, char* buffer, std::size_t* size) const noexcept {
+  if (is_closing() || watcher_.fd == -1) return -EBADF;
+  sockaddr_un a{};
+  socklen_t len = sizeof a;
+  const int r = peer ? getpeername(watcher_.fd, reinterpret_cast<sockaddr*>(&a), &len)
+                     : getsockname(watcher_.fd, reinterpret_cast<sockaddr*>(&a), &len);
+  if (r != 0) return -errno;
+  std::size_t n;
+  if (a.sun_path[0] == 0) n = len - offsetof(sockaddr_un, sun_path);  // abstract (or unnamed)
+  else n = strnlen(a.sun_path, sizeof a.sun_path);
+  if (n >= *size) {
+    *size = n + 1;
+    return -ENOBUFS;
+  }
+  std::memcpy(buffer, a.sun_path, n);
+  if (buffer[0] != '\0') buffer[n] = '\0';
+  *size = n;
+  return 0;
+}
+
+int pipe::sockname(char* buffer, std::size_t* size) const noexcept { return name_(false, buffer, size); }
+int pipe::peername(char* buffer, std::size_t* size) const noexcept { return name_(true, buffer, size); }
+
+int pipe::chmod(int mode) noexcept {
+  if (watcher_.fd == -1) return -EBADF;
+  if (mode != readable_mode && mode != writable_mode && mode != (readable_mode | writable_mode))
+    return errc::invalid;
+  char name[sizeof(sockaddr_un{}.sun_path) + 1];
+  std::size_t len = sizeof name;
+  if (int r = sockname(name, &len); r != 0) return r;
+  struct stat st;
+  if (::stat(name, &st) == -1) return -errno;
+  mode_t want = 0;
+  if (mode & readable_mode) want |= S_IRUSR | S_IRGRP | S_IROTH;
+  if (mode & writable_mode) want |= S_IWUSR | S_IWGRP | S_IWOTH;
+  if ((st.st_mode & want) == want) return 0;
+  return ::chmod(name, st.st_mode | want) == 0 ? 0 : -errno;
+}
+
+int pipe::pending_count() const noexcept {
+  if (!ipc_ || accepted_fd_ == -1) return 0;
+  return 1 + (queued_fds_ != nullptr ? static_cast<int>(queued_fds_->size()) : 0);
+}
+
+handle_type pipe::pending_type() const noexcept {
+  if (!ipc_ || accepted_fd_ == -1) return handle_type::unknown;
+  const int fd = accepted_fd_;
+  struct stat st;
+  if (fstat(fd, &st) != 0) return handle_type::unknown;
+  if (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)) return handle_type::file;
+  if (S_ISFIFO(st.st_mode)) return handle_type::named_pipe;
+  if (!S_ISSOCK(st.st_mode)) return handle_type::unknown;
+  int type = 0;
+  socklen_t len = sizeof type;
+  sockaddr_storage ss{};
+  socklen_t slen = sizeof ss;
+  if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&ss), &slen) != 0)
+    return handle_type::unknown;
+  if (type == SOCK_DGRAM && (ss.ss_family == AF_INET || ss.ss_family == AF_INET6)) return handle_type::udp;
+  if (type == SOCK_STREAM) {
+    if (ss.ss_family == AF_INET || ss.ss_family == AF_INET6) return handle_type::tcp;
+    if (ss.ss_family == AF_UNIX) return handle_type::named_pipe;
+  }
+  return handle_type::unknown;
+}
+
+void pipe::close_() noexcept {
+  if (path_ != nullptr) {
+    ::unlink(path_);
+    std::free(path_);
+    path_ = nullptr;
+  }
+  stream::close_();
+}
+
+}  // namespace phaseloop

@@ -1,0 +1,606 @@
+// Streams: reading, the write queue, shutdown, listening and accepting,
+// shared by tcp, pipe and tty handles. The rules follow libuv 1.44's unix
+// streams: a write is tried at once when nothing is queued, its completion
+// is reported from the pending phase; a read pass makes at most 32 reads.
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstddef>
+#include <cstring>
+#include <new>
+
+#include "core/loop_impl.hpp"
+#include "phaseloop/pipe.hpp"
+#include "phaseloop/stream.hpp"
+#include "phaseloop/tcp.hpp"
+
+namespace phaseloop {
+
+namespace {
+
+constexpr unsigned read_events = detail::io_readable;
+constexpr unsigned write_events = detail::io_writable;
+
+std::size_t count_bytes(const fs_buf* bufs, unsigned n) noexcept {
+  std::size_t total = 0;
+  for (unsigned i = 0; i < n; i++) total += bufs[i].len;
+  return total;
+}
+
+int accept_fd(int server) noexcept {
+  for (;;) {
+    int fd = ::accept4(server, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd >= 0) return fd;
+    if (errno != EINTR) return -errno;
+  }
+}
+
+int open_spare_fd() noexcept {
+  int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fd = ::open("/", O_RDONLY | O_CLOEXEC);
+  return fd;
+}
+
+// The fd a handle passed over IPC stands for.
+int fd_of(stream* s) noexcept {
+  if (s == nullptr) return -1;
+  switch (s->type()) {
+    case handle_type::tcp:
+    case handle_type::named_pipe: return s->fd();
+    default: return -1;
+  }
+}
+
+}  // namespace
+
+stream::stream(phaseloop::loop& l, handle_type t) noexcept : handle(l, t) {
+  watcher_.cb = &stream::io_;
+  // A spare fd for the day accept() fails with EMFILE (see server_io_).
+  if (l.emfile_fd_ == -1) l.emfile_fd_ = open_spare_fd();
+}
+
+stream* stream::from_(detail::io_watcher& w) noexcept {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+  return reinterpret_cast<stream*>(reinterpret_cast<char*>(&w) - offsetof(stream, watcher_));
+#pragma GCC diagnostic pop
+}
+
+template <class F>
+inline void stream::call_(unsigned events, req* r, F&& f) {
+  if (events & detail::io_fed) f();
+  else loop_->poll_callback_(callback_kind::io, this, r, static_cast<F&&>(f));
+}
+
+void stream::watch_(unsigned events) noexcept {
+  // Fails only without memory for the poller's tables: the stream then
+  // never gets the event, as libuv would abort instead.
+  (void)loop_->poller_.watch(watcher_, events);
+}
+
+void stream::unwatch_(unsigned events) noexcept { loop_->poller_.unwatch(watcher_, events); }
+
+void stream::feed_() noexcept {
+  if (!loop::watcher_list::linked(watcher_)) loop_->pending_.push_back(watcher_);
+}
+
+int stream::open_(int fd, std::uint32_t flags) noexcept {
+  if (watcher_.fd != -1 && watcher_.fd != fd) return -EBUSY;
+  flags_ |= flags;
+  if (type_ == handle_type::tcp) {
+    int on = 1;
+    if ((flags_ & nodelay_flag) && setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on) != 0)
+      return -errno;
+    if (flags_ & keepalive_flag) {
+      // As libuv: a 60 s idle delay, whatever was asked before the socket.
+      int idle_s = 60, interval = 1, count = 10;
+      if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on) != 0 ||
+          setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle_s, sizeof idle_s) != 0 ||
+          setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval) != 0 ||
+          setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count) != 0)
+        return -errno;
+    }
+  }
+  watcher_.fd = fd;
+  return 0;
+}
+
+// ---- reading ---------------------------------------------------------------
+
+int stream::read_start(stream_alloc_cb alloc, read_cb cb) noexcept {
+  if (alloc == nullptr || cb == nullptr || is_closing()) return errc::invalid;
+  if (flags_ & reading_flag) return -EALREADY;
+  if (!(flags_ & readable_flag)) return -ENOTCONN;
+  flags_ |= reading_flag;
+  flags_ &= ~read_eof_flag;
+  read_cb_ = cb;
+  alloc_cb_ = alloc;
+  watch_(read_events);
+  start_();
+  return 0;
+}
+
+int stream::read_stop() noexcept {
+  if (!(flags_ & reading_flag)) return 0;
+  flags_ &= ~reading_flag;
+  unwatch_(read_events);
+  stop_();
+  read_cb_ = nullptr;
+  alloc_cb_ = nullptr;
+  return 0;
+}
+
+void stream::eof_(const fs_buf& b, unsigned events) {
+  flags_ |= read_eof_flag;
+  flags_ &= ~reading_flag;
+  unwatch_(read_events);
+  stop_();
+  read_cb cb = read_cb_;
+  call_(events, nullptr, [&] { cb(this, errc::eof, &b); });
+}
+
+void stream::read_(unsigned events) {
+  flags_ &= ~read_partial_flag;
+  const bool ipc = type_ == handle_type::named_pipe && (flags_ & ipc_flag);
+  // A bound on reads per pass, so one busy stream cannot starve the rest.
+  for (int count = 32; read_cb_ != nullptr && (flags_ & reading_flag) && count > 0; count--) {
+    fs_buf b{nullptr, 0};
+    stream_alloc_cb alloc = alloc_cb_;
+    alloc(this, 64 * 1024, &b);
+    read_cb cb = read_cb_;
+    if (cb == nullptr) return;  // the alloc callback stopped reading
+    if (b.base == nullptr || b.len == 0) {
+      call_(events, nullptr, [&] { cb(this, -ENOBUFS, &b); });
+      return;
+    }
+    ssize_t n;
+    msghdr msg{};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 64)];
+    if (!ipc) {
+      do n = ::read(watcher_.fd, b.base, b.len);
+      while (n < 0 && errno == EINTR);
+    } else {
+      iovec iov{b.base, b.len};
+      msg.msg_iov = &iov;
+      msg.msg_iovlen = 1;
+      msg.msg_control = control;
+      msg.msg_controllen = sizeof control;
+      do n = ::recvmsg(watcher_.fd, &msg, MSG_CMSG_CLOEXEC);
+      while (n < 0 && errno == EINTR);
+    }
+    if (n < 0) {
+      const int err = errno;
+      if (err == EAGAIN || err == EWOULDBLOCK) {
+        if (flags_ & reading_flag) watch_(read_events);
+        call_(events, nullptr, [&] { cb(this, 0, &b); });
+      } else {
+        flags_ &= ~(readable_flag | writable_flag);
+        call_(events, nullptr, [&] { cb(this, -err, &b); });
+        if (flags_ & reading_flag) {
+          flags_ &= ~reading_flag;
+          unwatch_(read_events);
+          stop_();
+        }
+      }
+      return;
+    }
+    if (n == 0) {
+      eof_(b, events);
+      return;
+    }
+    if (ipc) {
+      if (int err = receive_fds_(&msg); err != 0) {
+        call_(events, nullptr, [&] { cb(this, err, &b); });
+        return;
+      }
+    }
+    call_(events, nullptr, [&] { cb(this, n, &b); });
+    if (static_cast<std::size_t>(n) < b.len) {
+      flags_ |= read_partial_flag;
+      return;
+    }
+  }
+}
+
+// ---- writing ---------------------------------------------------------------
+
+int stream::check_before_write_(unsigned nbufs, stream* send) const noexcept {
+  if (nbufs == 0) return errc::invalid;  // libuv asserts
+  if (watcher_.fd < 0) return -EBADF;
+  if (!(flags_ & writable_flag)) return -EPIPE;
+  if (send != nullptr) {
+    if (type_ != handle_type::named_pipe || !(flags_ & ipc_flag)) return errc::invalid;
+    if (fd_of(send) < 0) return -EBADF;
+  }
+  return 0;
+}
+
+int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, stream* send, write_cb cb) noexcept {
+  if (int err = check_before_write_(nbufs, send); err < 0) return err;
+  const bool queue_was_empty = write_queue_size_ == 0;
+  r.bufs_ = r.small_;
+  if (nbufs > sizeof r.small_ / sizeof r.small_[0]) {
+    r.bufs_ = new (std::nothrow) fs_buf[nbufs];
+    if (r.bufs_ == nullptr) return errc::no_memory;
+  }
+  std::memcpy(r.bufs_, bufs, nbufs * sizeof *bufs);
+  // Every field is set here, as libuv's request init does, so the C layer
+  // may hand over a struct that was never constructed or is being reused.
+  r.type_ = req_type::write;
+  r.node_ = {};
+  r.cb_ = cb;
+  r.handle_ = this;
+  r.send_handle_ = send;
+  r.error_ = 0;
+  r.nbufs_ = nbufs;
+  r.index_ = 0;
+  loop_->active_reqs_++;
+  write_queue_size_ += count_bytes(bufs, nbufs);
+  write_queue_.push_back(r);
+  if (connect_req_ != nullptr) {
+    // Written once connected.
+  } else if (queue_was_empty) {
+    write_();
+  } else {
+    watch_(write_events);
+  }
+  return 0;
+}
+
+int stream::try_write2(const fs_buf bufs[], unsigned nbufs, stream* send) noexcept {
+  if (connect_req_ != nullptr || write_queue_size_ != 0) return errc::again;
+  if (int err = check_before_write_(nbufs, nullptr); err < 0) return err;
+  const ssize_t n = try_write_(bufs, nbufs, send);
+  return static_cast<int>(n);
+}
+
+ssize_t stream::try_write_(const fs_buf* bufs, unsigned nbufs, stream* send) noexcept {
+  // fs_buf is laid out as iovec (checked in the C layer).
+  const iovec* iov = reinterpret_cast<const iovec*>(bufs);
+  const int iovcnt = nbufs > IOV_MAX ? IOV_MAX : static_cast<int>(nbufs);
+  ssize_t n;
+  if (send != nullptr) {
+    if (send->is_closing()) return -EBADF;
+    const int passed = fd_of(send);
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr msg{};
+    msg.msg_iov = const_cast<iovec*>(iov);
+    msg.msg_iovlen = static_cast<std::size_t>(iovcnt);
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    cmsghdr* c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(c), &passed, sizeof passed);
+    do n = ::sendmsg(watcher_.fd, &msg, 0);
+    while (n < 0 && errno == EINTR);
+  } else {
+    do n = iovcnt == 1 ? ::write(watcher_.fd, iov->iov_base, iov->iov_len) : ::writev(watcher_.fd, iov, iovcnt);
+    while (n < 0 && errno == EINTR);
+  }
+  if (n >= 0) return n;
+  if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) return errc::again;
+  return -errno;
+}
+
+void stream::finish_write_(write_req& r) noexcept {
+  write_queue_.erase(r);
+  // On success the buffer list is done with; on error it stays, so that
+  // write_queue_size keeps saying "stop writing" until the callback.
+  if (r.error_ == 0) {
+    if (r.bufs_ != r.small_) delete[] r.bufs_;
+    r.bufs_ = nullptr;
+  }
+  completed_.push_back(r);
+  feed_();
+}
+
+void stream::write_() {
+  for (;;) {
+    write_req* r = write_queue_.front();
+    if (r == nullptr) return;
+    const ssize_t n = try_write_(r->bufs_ + r->index_, r->nbufs_ - r->index_, r->send_handle_);
+    if (n >= 0) {
+      r->send_handle_ = nullptr;  // sent with the first bytes; never again
+      // Consume n bytes from the request's buffers. As in libuv, one step
+      // is taken even for n == 0, and an empty buffer is passed over only
+      // when a step lands on it: a request ending in an empty buffer needs
+      // one more (zero-byte) write to complete.
+      std::size_t left = static_cast<std::size_t>(n);
+      write_queue_size_ -= left;
+      do {
+        fs_buf& b = r->bufs_[r->index_];
+        const std::size_t take = left < b.len ? left : b.len;
+        b.base += take;
+        b.len -= take;
+        left -= take;
+        if (b.len == 0) r->index_++;
+      } while (left > 0);
+      if (r->index_ == r->nbufs_) {
+        finish_write_(*r);
+        return;  // as libuv: the next request waits for writability
+      }
+    } else if (n != errc::again) {
+      r->error_ = static_cast<int>(n);
+      finish_write_(*r);
+      unwatch_(write_events);
+      return;
+    }
+    if (flags_ & blocking_writes_flag) continue;
+    watch_(write_events);
+    return;
+  }
+}
+
+void stream::write_callbacks_(unsigned events) {
+  if (completed_.empty()) return;
+  write_req::list done;
+  done.splice_back(completed_);
+  while (write_req* r = done.pop_front()) {
+    loop_->active_reqs_--;
+    if (r->bufs_ != nullptr) {
+      write_queue_size_ -= count_bytes(r->bufs_ + r->index_, r->nbufs_ - r->index_);
+      if (r->bufs_ != r->small_) delete[] r->bufs_;
+      r->bufs_ = nullptr;
+    }
+    if (write_cb cb = r->cb_) call_(events, r, [&] { cb(r, r->error_); });
+  }
+}
+
+void stream::flush_writes_(int error) noexcept {
+  while (write_req* r = write_queue_.pop_front()) {
+    r->error_ = error;
+    completed_.push_back(*r);
+  }
+}
+
+void stream::drain_(unsigned events) {
+  if (!(flags_ & closing_flag)) unwatch_(write_events);
+  if (!(flags_ & shutting_flag)) return;
+  shutdown_req* r = shutdown_req_;
+  if (!(flags_ & closing_flag) && (flags_ & shut_flag)) return;
+  shutdown_req_ = nullptr;
+  flags_ &= ~shutting_flag;
+  loop_->active_reqs_--;
+  int err = 0;
+  if (flags_ & closing_flag) err = errc::canceled;  // closed before it was done
+  else if (::shutdown(watcher_.fd, SHUT_WR) != 0) err = -errno;
+  else flags_ |= shut_flag;
+  if (shutdown_cb cb = r->cb_) call_(events, r, [&] { cb(r, err); });
+}
+
+int stream::shutdown(shutdown_req& r, shutdown_cb cb) noexcept {
+  if (!(flags_ & writable_flag) || (flags_ & (shut_flag | shutting_flag)) || is_closing()) return -ENOTCONN;
+  r.type_ = req_type::shutdown;
+  r.handle_ = this;
+  r.cb_ = cb;
+  loop_->active_reqs_++;
+  shutdown_req_ = &r;
+  flags_ |= shutting_flag;
+  flags_ &= ~writable_flag;
+  if (write_queue_.empty()) feed_();
+  return 0;
+}
+
+int stream::set_blocking(bool blocking) noexcept {
+  int on = blocking ? 0 : 1;
+  int r;
+  do r = ioctl(watcher_.fd, FIONBIO, &on);
+  while (r != 0 && errno == EINTR);
+  return r == 0 ? 0 : -errno;
+}
+
+// ---- the poll-phase callback -----------------------------------------------
+
+void stream::io_(phaseloop::loop&, detail::io_watcher& w, unsigned events) {
+  stream* s = from_(w);
+  if (s->connect_req_ != nullptr) {
+    s->connect_done_(events);
+    return;
+  }
+  if (events & (detail::io_readable | detail::io_error | detail::io_hangup)) s->read_(events);
+  if (s->watcher_.fd == -1) return;  // a read callback closed the stream
+  // Hang-up after a short read with no EOF seen: the peer is gone.
+  if ((events & detail::io_hangup) && (s->flags_ & reading_flag) && (s->flags_ & read_partial_flag) &&
+      !(s->flags_ & read_eof_flag)) {
+    const fs_buf empty{nullptr, 0};
+    s->eof_(empty, events);
+  }
+  if (s->watcher_.fd == -1) return;
+  if (events & (detail::io_writable | detail::io_error | detail::io_hangup)) {
+    s->write_();
+    s->write_callbacks_(events);
+    if (s->write_queue_.empty()) s->drain_(events);
+  }
+}
+
+void stream::connect_done_(unsigned events) {
+  connect_req* r = connect_req_;
+  int error;
+  if (delayed_error_ != 0) {
+    error = delayed_error_;
+    delayed_error_ = 0;
+  } else {
+    int so = 0;
+    socklen_t len = sizeof so;
+    getsockopt(watcher_.fd, SOL_SOCKET, SO_ERROR, &so, &len);
+    error = -so;
+  }
+  if (error == -EINPROGRESS) return;
+  connect_req_ = nullptr;
+  loop_->active_reqs_--;
+  if (error < 0 || write_queue_.empty()) unwatch_(write_events);
+  if (connect_cb cb = r->cb_) call_(events, r, [&] { cb(r, error); });
+  if (watcher_.fd == -1) return;
+  if (error < 0) {
+    flush_writes_(errc::canceled);
+    write_callbacks_(events);
+  }
+}
+
+// ---- listening and accepting -------------------------------------------------
+
+int stream::listen(int backlog, connection_cb cb) noexcept {
+  if (is_closing()) return errc::invalid;
+  int err;
+  switch (type_) {
+    case handle_type::tcp: err = static_cast<tcp*>(this)->listen_(backlog, cb); break;
+    case handle_type::named_pipe: err = static_cast<pipe*>(this)->listen_(backlog, cb); break;
+    default: err = errc::invalid; break;
+  }
+  if (err == 0) start_();
+  return err;
+}
+
+int stream::start_listening_(connection_cb cb) noexcept {
+  connection_cb_ = cb;
+  flags_ |= bound_flag;
+  watcher_.cb = &stream::server_io_;
+  watch_(read_events);
+  return 0;
+}
+
+void stream::server_io_(phaseloop::loop& l, detail::io_watcher& w, unsigned events) {
+  stream* s = from_(w);
+  s->watch_(read_events);
+  // The connection callback may close the server: check the fd each time.
+  while (s->watcher_.fd != -1) {
+    int fd = accept_fd(s->watcher_.fd);
+    if (fd < 0) {
+      if (fd == -EAGAIN || fd == -EWOULDBLOCK) return;
+      if (fd == -ECONNABORTED) continue;
+      if (fd == -EMFILE || fd == -ENFILE) {
+        // Out of fds: give up the spare one, accept and drop what waits (so
+        // the clients learn), then take a spare again.
+        if (l.emfile_fd_ == -1) {
+          fd = -EMFILE;
+        } else {
+          ::close(l.emfile_fd_);
+          l.emfile_fd_ = -1;
+          int r;
+          do {
+            r = accept_fd(s->watcher_.fd);
+            if (r >= 0) ::close(r);
+          } while (r >= 0 || r == -EINTR);
+          l.emfile_fd_ = open_spare_fd();
+          fd = r;
+          if (fd == -EAGAIN || fd == -EWOULDBLOCK) break;
+        }
+      }
+      const int err = fd;
+      connection_cb cb = s->connection_cb_;
+      s->call_(events, nullptr, [&] { cb(s, err); });
+      continue;
+    }
+    s->accepted_fd_ = fd;
+    connection_cb cb = s->connection_cb_;
+    s->call_(events, nullptr, [&] { cb(s, 0); });
+    if (s->accepted_fd_ != -1) {
+      // Not accepted yet: stop listening until it is.
+      s->unwatch_(read_events);
+      return;
+    }
+    if (s->type_ == handle_type::tcp && (s->flags_ & single_accept_flag)) {
+      const timespec pause{0, 1};
+      nanosleep(&pause, nullptr);
+    }
+  }
+}
+
+int stream::accept(stream& client) noexcept {
+  if (accepted_fd_ == -1) return errc::again;
+  int err;
+  switch (client.type_) {
+    case handle_type::named_pipe:
+    case handle_type::tcp:
+      err = client.open_(accepted_fd_, readable_flag | writable_flag);
+      if (err != 0) ::close(accepted_fd_);
+      else client.flags_ |= bound_flag;
+      break;
+    default: return errc::invalid;
+  }
+  if (queued_fds_ != nullptr && !queued_fds_->empty()) {
+    accepted_fd_ = queued_fds_->front();
+    queued_fds_->erase(queued_fds_->begin());
+  } else {
+    accepted_fd_ = -1;
+    if (err == 0) watch_(read_events);
+  }
+  return err;
+}
+
+// File descriptors that came with a read on an IPC pipe: the first waits
+// in accepted_fd_, the rest in queued_fds_, for accept() to take in order.
+int stream::receive_fds_(void* m) {
+  auto* msg = static_cast<msghdr*>(m);
+  for (cmsghdr* c = CMSG_FIRSTHDR(msg); c != nullptr; c = CMSG_NXTHDR(msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    const std::size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (std::size_t i = 0; i < n; i++) {
+      int fd;
+      std::memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
+      if (accepted_fd_ == -1) {
+        accepted_fd_ = fd;
+        continue;
+      }
+      if (queued_fds_ == nullptr) queued_fds_ = new (std::nothrow) std::vector<int>;
+      if (queued_fds_ == nullptr) {
+        ::close(fd);
+        return errc::no_memory;
+      }
+      try {
+        queued_fds_->push_back(fd);
+      } catch (...) {
+        ::close(fd);
+        return errc::no_memory;
+      }
+    }
+  }
+  return 0;
+}
+
+// ---- close -------------------------------------------------------------------
+
+void stream::close_() noexcept {
+  loop::watcher_list::unlink(watcher_);
+  unwatch_(read_events | write_events | detail::io_read_hangup | detail::io_priority);
+  read_stop();
+  stop_();
+  flags_ &= ~(readable_flag | writable_flag);
+  if (watcher_.fd != -1) {
+    if (watcher_.fd > STDERR_FILENO) ::close(watcher_.fd);  // stdio stays open
+    watcher_.fd = -1;
+  }
+  if (accepted_fd_ != -1) {
+    ::close(accepted_fd_);
+    accepted_fd_ = -1;
+  }
+  if (queued_fds_ != nullptr) {
+    for (int fd : *queued_fds_) ::close(fd);
+    delete queued_fds_;
+    queued_fds_ = nullptr;
+  }
+}
+
+void stream::finish_close_() noexcept {
+  if (connect_req* r = connect_req_) {
+    connect_req_ = nullptr;
+    loop_->active_reqs_--;
+    if (r->cb_) r->cb_(r, errc::canceled);
+  }
+  flush_writes_(errc::canceled);
+  write_callbacks_(detail::io_fed);
+  drain_(detail::io_fed);
+}
+
+}  // namespace phaseloop

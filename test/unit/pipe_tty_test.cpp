@@ -1,0 +1,141 @@
+// Pipes (by path, adopted fds, IPC handle passing) and terminals through
+// the C++ API.
+
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "test_util.hpp"
+
+namespace {
+
+namespace pl = phaseloop;
+using pltest::finish;
+
+TEST(pipe, bind_listen_connect_names) {
+  pl::loop l;
+  const std::string path = "/tmp/pl-unit-pipe-" + std::to_string(getpid()) + ".sock";
+  ::unlink(path.c_str());
+  pl::pipe server(l, false), client(l, false), conn(l, false);
+  EXPECT_FALSE(server.ipc());
+  ASSERT_EQ(server.bind(path.c_str()), 0);
+  EXPECT_EQ(server.bind(path.c_str()), pl::errc::invalid);
+  char name[128];
+  std::size_t len = sizeof name;
+  ASSERT_EQ(server.sockname(name, &len), 0);
+  EXPECT_EQ(std::string(name), path);
+  EXPECT_EQ(len, path.size());
+  server.data = &conn;
+  ASSERT_EQ(server.listen(4, [](pl::stream* s, int status) {
+    ASSERT_EQ(status, 0);
+    EXPECT_EQ(s->accept(*static_cast<pl::pipe*>(s->data)), 0);
+  }), 0);
+  pl::connect_req r;
+  int status = 1;
+  r.data = &status;
+  client.connect(r, path.c_str(), [](pl::connect_req* q, int s) { *static_cast<int*>(q->data) = s; });
+  while (status == 1) l.run(pl::run_mode::once);
+  EXPECT_EQ(status, 0);
+  len = sizeof name;
+  ASSERT_EQ(client.peername(name, &len), 0);
+  EXPECT_EQ(std::string(name), path);
+  len = 2;
+  EXPECT_EQ(client.peername(name, &len), -ENOBUFS);
+  EXPECT_EQ(len, path.size() + 1);
+
+  pl::pipe bad(l, false);
+  pl::connect_req r2;
+  int status2 = 1;
+  r2.data = &status2;
+  bad.connect(r2, "/nonexistent-dir/x.sock", [](pl::connect_req* q, int s) { *static_cast<int*>(q->data) = s; });
+  EXPECT_EQ(status2, 1) << "reported from the pending phase";
+  l.run(pl::run_mode::nowait);
+  EXPECT_EQ(status2, -ENOENT);
+  EXPECT_EQ(finish(l), 0);
+  EXPECT_NE(::access(path.c_str(), F_OK), 0) << "the socket file goes with the handle";
+}
+
+TEST(pipe, ipc_passes_a_handle) {
+  pl::loop l;
+  int fds[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+  pl::pipe a(l, true), b(l, true);
+  ASSERT_EQ(a.open(fds[0]), 0);
+  ASSERT_EQ(b.open(fds[1]), 0);
+  EXPECT_EQ(a.listen(1, nullptr), pl::errc::invalid);
+  pl::tcp t(l);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(t.bind(reinterpret_cast<sockaddr*>(&addr)), 0);
+  char msg[] = "x";
+  pl::fs_buf buf{msg, 1};
+  pl::write_req w;
+  ASSERT_EQ(a.write2(w, &buf, 1, &t, nullptr), 0);
+  struct state {
+    pl::pipe* b = nullptr;
+    int count = -1;
+    pl::handle_type type = pl::handle_type::unknown;
+    char space[16] = {};
+  } st;
+  st.b = &b;
+  b.data = &st;
+  ASSERT_EQ(b.read_start([](pl::handle* h, std::size_t, pl::fs_buf* out) {
+    auto* s = static_cast<state*>(h->data);
+    *out = pl::fs_buf{s->space, sizeof s->space};
+  },
+                         [](pl::stream* s, ssize_t n, const pl::fs_buf*) {
+                           auto* st2 = static_cast<state*>(s->data);
+                           if (n <= 0) return;
+                           st2->count = st2->b->pending_count();
+                           st2->type = st2->b->pending_type();
+                           s->read_stop();
+                         }),
+            0);
+  while (st.count == -1) l.run(pl::run_mode::once);
+  EXPECT_EQ(st.count, 1);
+  EXPECT_EQ(st.type, pl::handle_type::tcp);
+  pl::tcp got(l);
+  EXPECT_EQ(b.accept(got), 0);
+  EXPECT_EQ(b.pending_count(), 0);
+  EXPECT_GE(got.fd(), 0);
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(tty, modes_and_winsize_on_a_pty) {
+  const int master = posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(master, 0);
+  ASSERT_EQ(grantpt(master), 0);
+  ASSERT_EQ(unlockpt(master), 0);
+  const int slave = ::open(ptsname(master), O_RDWR | O_NOCTTY);
+  ASSERT_GE(slave, 0);
+  pl::loop l;
+  ASSERT_EQ(pl::tty::check_fd(slave), 0);
+  pl::tty t(l, slave);
+  EXPECT_TRUE(t.is_readable());
+  EXPECT_TRUE(t.is_writable());
+  int w = 0, h = 0;
+  EXPECT_EQ(t.winsize(&w, &h), 0);
+  ASSERT_EQ(t.set_mode(pl::tty::mode::raw), 0);
+  termios tio;
+  ASSERT_EQ(tcgetattr(slave, &tio), 0);
+  EXPECT_EQ(tio.c_lflag & ICANON, 0u);
+  ASSERT_EQ(pl::tty::reset_mode(), 0);
+  ASSERT_EQ(tcgetattr(slave, &tio), 0);
+  EXPECT_NE(tio.c_lflag & ICANON, 0u);
+  ASSERT_EQ(t.set_mode(pl::tty::mode::normal), 0);
+  const int file = ::open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  EXPECT_EQ(pl::tty::check_fd(file), pl::errc::invalid);
+  ::close(file);
+  EXPECT_EQ(finish(l), 0);
+  ::close(master);
+}
+
+}  // namespace
