@@ -12,17 +12,13 @@
 
 #include "phaseloop/phaseloop.hpp"
 #include "uv.h"
+#include "shim.hpp"
 
 namespace pl = phaseloop;
+using namespace phaseloop::compat;
 
 // ---- layout: C++ objects fit the C structs and share the public fields ----
 
-namespace {
-template <class C, class P>
-constexpr bool fits() {
-  return sizeof(P) <= sizeof(C) && alignof(P) <= alignof(C);
-}
-}  // namespace
 
 // A friend of the core classes, so that it may name their private fields.
 struct phaseloop::detail::loop_access {
@@ -55,27 +51,10 @@ struct phaseloop::detail::loop_access {
 
 namespace {
 
-// The C layer keeps `data` across init, as libuv does: callers often set it
-// before calling uv_*_init.
-template <class P, class C, class... A>
-P* construct(C* mem, A&&... args) {
-  void* saved = mem->data;
-  P* p = new (static_cast<void*>(mem)) P(static_cast<A&&>(args)...);
-  p->data = saved;
-  return p;
-}
 
-inline pl::loop& L(uv_loop_t* l) { return *reinterpret_cast<pl::loop*>(l); }
-inline const pl::loop& L(const uv_loop_t* l) { return *reinterpret_cast<const pl::loop*>(l); }
 inline uv_loop_t* C(pl::loop* l) { return reinterpret_cast<uv_loop_t*>(l); }
 inline pl::handle& H(uv_handle_t* h) { return *reinterpret_cast<pl::handle*>(h); }
 inline const pl::handle& H(const uv_handle_t* h) { return *reinterpret_cast<const pl::handle*>(h); }
-template <class P, class C>
-inline P& as(C* c) { return *reinterpret_cast<P*>(c); }
-// C and C++ callbacks take a pointer to the same object; only the pointee's
-// declared type differs.
-template <class To, class From>
-inline To cb_cast(From f) { return reinterpret_cast<To>(f); }
 
 }  // namespace
 

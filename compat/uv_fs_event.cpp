@@ -9,8 +9,10 @@
 #include "phaseloop/fs_event.hpp"
 #include "phaseloop/fs_poll.hpp"
 #include "uv.h"
+#include "shim.hpp"
 
 namespace pl = phaseloop;
+using namespace phaseloop::compat;
 
 // A friend of fs_event, so that it may name its private fields.
 struct phaseloop::detail::fs_event_access {
@@ -24,15 +26,7 @@ struct phaseloop::detail::fs_event_access {
 
 namespace {
 
-template <class P, class C, class... A>
-P* construct(C* mem, A&&... args) {
-  void* saved = mem->data;
-  P* p = new (static_cast<void*>(mem)) P(static_cast<A&&>(args)...);
-  p->data = saved;
-  return p;
-}
 
-pl::loop& L(uv_loop_t* l) { return *reinterpret_cast<pl::loop*>(l); }
 pl::fs_event& E(uv_fs_event_t* h) { return *reinterpret_cast<pl::fs_event*>(h); }
 
 }  // namespace

@@ -7,13 +7,13 @@
 
 #include "phaseloop/loop.hpp"
 #include "phaseloop/tracer.hpp"
+#include "shim.hpp"
 
 namespace pl = phaseloop;
+using namespace phaseloop::compat;
 
 namespace {
 
-pl::loop& L(uv_loop_t* l) { return *reinterpret_cast<pl::loop*>(l); }
-const pl::loop& L(const uv_loop_t* l) { return *reinterpret_cast<const pl::loop*>(l); }
 uv_loop_t* C(pl::loop& l) { return reinterpret_cast<uv_loop_t*>(&l); }
 
 phaseloop_phase_event to_c(const pl::phase_event& e) {

@@ -6,14 +6,15 @@
 #include "phaseloop/loop.hpp"
 #include "phaseloop/poll.hpp"
 #include "uv.h"
+#include "shim.hpp"
 
 namespace pl = phaseloop;
+using namespace phaseloop::compat;
 
 // Layout checks for poll handles are in uv_stream.cpp.
 
 namespace {
 
-inline pl::loop& L(uv_loop_t* l) { return *reinterpret_cast<pl::loop*>(l); }
 inline pl::poll& P(uv_poll_t* h) { return *reinterpret_cast<pl::poll*>(h); }
 
 }  // namespace

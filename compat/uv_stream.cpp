@@ -22,15 +22,11 @@
 #include "phaseloop/tty.hpp"
 #include "phaseloop/udp.hpp"
 #include "uv.h"
+#include "shim.hpp"
 
 namespace pl = phaseloop;
+using namespace phaseloop::compat;
 
-namespace {
-template <class C, class P>
-constexpr bool fits() {
-  return sizeof(P) <= sizeof(C) && alignof(P) <= alignof(C);
-}
-}  // namespace
 
 // Layout checks: the C++ objects live inside libuv's structs and keep the
 // public fields where C programs read them. A friend of the I/O classes, so
@@ -73,7 +69,6 @@ struct phaseloop::detail::io_access {
 
 namespace {
 
-inline pl::loop& L(uv_loop_t* l) { return *reinterpret_cast<pl::loop*>(l); }
 inline pl::stream& S(uv_stream_t* s) { return *reinterpret_cast<pl::stream*>(s); }
 inline const pl::stream& S(const uv_stream_t* s) { return *reinterpret_cast<const pl::stream*>(s); }
 inline pl::tcp& T(uv_tcp_t* t) { return *reinterpret_cast<pl::tcp*>(t); }
@@ -81,10 +76,6 @@ inline const pl::tcp& T(const uv_tcp_t* t) { return *reinterpret_cast<const pl::
 inline pl::pipe& P(uv_pipe_t* p) { return *reinterpret_cast<pl::pipe*>(p); }
 inline const pl::pipe& P(const uv_pipe_t* p) { return *reinterpret_cast<const pl::pipe*>(p); }
 inline const pl::fs_buf* B(const uv_buf_t* b) { return reinterpret_cast<const pl::fs_buf*>(b); }
-// C and C++ callbacks take a pointer to the same object; only the pointee's
-// declared type differs.
-template <class To, class From>
-inline To cb_cast(From f) { return reinterpret_cast<To>(f); }
 
 // The C++ methods set every field of a request when they accept it (as
 // libuv's request init does), and leave it untouched when they refuse it;

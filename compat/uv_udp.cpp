@@ -10,8 +10,10 @@
 
 #include "phaseloop/udp.hpp"
 #include "uv.h"
+#include "shim.hpp"
 
 namespace pl = phaseloop;
+using namespace phaseloop::compat;
 
 // A friend of udp and udp_send, so that it may name their private fields.
 struct phaseloop::detail::udp_access {
@@ -34,17 +36,9 @@ struct phaseloop::detail::udp_access {
 
 namespace {
 
-template <class P, class C, class... A>
-P* construct(C* mem, A&&... args) {
-  void* saved = mem->data;
-  P* p = new (static_cast<void*>(mem)) P(static_cast<A&&>(args)...);
-  p->data = saved;
-  return p;
-}
 
 pl::udp& U(uv_udp_t* h) { return *reinterpret_cast<pl::udp*>(h); }
 const pl::udp& U(const uv_udp_t* h) { return *reinterpret_cast<const pl::udp*>(h); }
-pl::loop& L(uv_loop_t* l) { return *reinterpret_cast<pl::loop*>(l); }
 const pl::fs_buf* B(const uv_buf_t* bufs) { return reinterpret_cast<const pl::fs_buf*>(bufs); }
 
 }  // namespace
