@@ -1,0 +1,2 @@
+#pragma once
+// Placeholder: filled in by the issue-4 work in progress.
