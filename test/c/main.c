@@ -14,6 +14,7 @@ int main(void) {
   int (*const groups[])(void) = {
       run_smoke_tests,   run_errors_tests,  run_strerror_tests, run_data_tests,
       run_ext_tests,     run_threads_tests, run_misc_tests,     run_fs_tests,
+      run_os_tests,
   };
   int failed = 0;
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) failed += groups[i]();

@@ -23,6 +23,7 @@ int run_ext_tests(void);
 int run_threads_tests(void);
 int run_misc_tests(void);
 int run_fs_tests(void);
+int run_os_tests(void);
 
 /* Closes every handle of `loop` not yet closing (without callbacks), runs
  * the loop until the closes are finished, and asserts uv_run() returned 0
