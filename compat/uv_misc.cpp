@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "phaseloop/tty.hpp"
 #include "uv.h"
 
 extern "C" {
@@ -142,25 +143,7 @@ void uv_loadavg(double avg[3]) {
 }
 
 uv_handle_type uv_guess_handle(uv_file file) {
-  if (file < 0) return UV_UNKNOWN_HANDLE;
-  if (isatty(file)) return UV_TTY;
-  struct stat s;
-  if (fstat(file, &s) != 0) return UV_UNKNOWN_HANDLE;
-  if (S_ISREG(s.st_mode) || S_ISCHR(s.st_mode)) return UV_FILE;
-  if (S_ISFIFO(s.st_mode)) return UV_NAMED_PIPE;
-  if (!S_ISSOCK(s.st_mode)) return UV_UNKNOWN_HANDLE;
-  int type;
-  socklen_t len = sizeof type;
-  if (getsockopt(file, SOL_SOCKET, SO_TYPE, &type, &len) != 0) return UV_UNKNOWN_HANDLE;
-  sockaddr_storage ss;
-  len = sizeof ss;
-  if (getsockname(file, reinterpret_cast<sockaddr*>(&ss), &len) != 0) return UV_UNKNOWN_HANDLE;
-  if (type == SOCK_DGRAM && (ss.ss_family == AF_INET || ss.ss_family == AF_INET6)) return UV_UDP;
-  if (type == SOCK_STREAM) {
-    if (ss.ss_family == AF_INET || ss.ss_family == AF_INET6) return UV_TCP;
-    if (ss.ss_family == AF_UNIX) return UV_NAMED_PIPE;
-  }
-  return UV_UNKNOWN_HANDLE;
+  return static_cast<uv_handle_type>(phaseloop::guess_handle(file));
 }
 
 }  // extern "C"

@@ -8,6 +8,12 @@
 
 namespace phaseloop {
 
+/// The kind of handle that would serve `fd`, as libuv's uv_guess_handle
+/// answers: tty for a terminal, file for a regular file or other character
+/// device, named_pipe for a FIFO or Unix stream socket, tcp / udp for IP
+/// sockets, unknown otherwise (also for a bad fd). Any thread.
+handle_type guess_handle(int fd) noexcept;
+
 class tty : public stream {
  public:
   /// Terminal modes; the values are libuv's uv_tty_mode_t.

@@ -16,6 +16,7 @@
 
 #include "core/loop_impl.hpp"
 #include "phaseloop/pipe.hpp"
+#include "phaseloop/tty.hpp"
 
 namespace phaseloop {
 
@@ -154,25 +155,7 @@ int pipe::pending_count() const noexcept {
 
 handle_type pipe::pending_type() const noexcept {
   if (!ipc_ || accepted_fd_ == -1) return handle_type::unknown;
-  const int fd = accepted_fd_;
-  struct stat st;
-  if (fstat(fd, &st) != 0) return handle_type::unknown;
-  if (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)) return handle_type::file;
-  if (S_ISFIFO(st.st_mode)) return handle_type::named_pipe;
-  if (!S_ISSOCK(st.st_mode)) return handle_type::unknown;
-  int type = 0;
-  socklen_t len = sizeof type;
-  sockaddr_storage ss{};
-  socklen_t slen = sizeof ss;
-  if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&ss), &slen) != 0)
-    return handle_type::unknown;
-  if (type == SOCK_DGRAM && (ss.ss_family == AF_INET || ss.ss_family == AF_INET6)) return handle_type::udp;
-  if (type == SOCK_STREAM) {
-    if (ss.ss_family == AF_INET || ss.ss_family == AF_INET6) return handle_type::tcp;
-    if (ss.ss_family == AF_UNIX) return handle_type::named_pipe;
-  }
-  return handle_type::unknown;
+  return guess_handle(accepted_fd_);
 }
 
 void pipe::close_() noexcept {

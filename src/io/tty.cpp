@@ -30,30 +30,6 @@ int set_attr(int fd, int when, const termios& t) noexcept {
   return r == 0 ? 0 : -errno;
 }
 
-// What kind of fd this is, as uv_guess_handle says.
-enum class kind { terminal, file, other, unknown };
-
-kind classify(int fd) noexcept {
-  if (fd < 0) return kind::unknown;
-  if (isatty(fd)) return kind::terminal;
-  struct stat st;
-  if (fstat(fd, &st) != 0) return kind::unknown;
-  if (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)) return kind::file;
-  if (S_ISFIFO(st.st_mode)) return kind::other;
-  if (!S_ISSOCK(st.st_mode)) return kind::unknown;
-  int type = 0;
-  socklen_t len = sizeof type;
-  sockaddr_storage ss{};
-  socklen_t slen = sizeof ss;
-  if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&ss), &slen) != 0)
-    return kind::unknown;
-  if (type == SOCK_DGRAM && (ss.ss_family == AF_INET || ss.ss_family == AF_INET6)) return kind::other;
-  if (type == SOCK_STREAM && (ss.ss_family == AF_INET || ss.ss_family == AF_INET6 || ss.ss_family == AF_UNIX))
-    return kind::other;
-  return kind::unknown;
-}
-
 // A slave end answers "which pty number" with an error; a master does not.
 bool is_slave(int fd) noexcept {
   int n;
@@ -62,9 +38,31 @@ bool is_slave(int fd) noexcept {
 
 }  // namespace
 
+handle_type guess_handle(int fd) noexcept {
+  if (fd < 0) return handle_type::unknown;
+  if (isatty(fd)) return handle_type::tty;
+  struct stat st;
+  if (fstat(fd, &st) != 0) return handle_type::unknown;
+  if (S_ISREG(st.st_mode) || S_ISCHR(st.st_mode)) return handle_type::file;
+  if (S_ISFIFO(st.st_mode)) return handle_type::named_pipe;
+  if (!S_ISSOCK(st.st_mode)) return handle_type::unknown;
+  int type = 0;
+  socklen_t len = sizeof type;
+  sockaddr_storage ss{};
+  socklen_t slen = sizeof ss;
+  if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&ss), &slen) != 0)
+    return handle_type::unknown;
+  const bool ip = ss.ss_family == AF_INET || ss.ss_family == AF_INET6;
+  if (type == SOCK_DGRAM && ip) return handle_type::udp;
+  if (type == SOCK_STREAM && ip) return handle_type::tcp;
+  if (type == SOCK_STREAM && ss.ss_family == AF_UNIX) return handle_type::named_pipe;
+  return handle_type::unknown;
+}
+
 int tty::check_fd(int fd) noexcept {
-  const kind k = classify(fd);
-  if (k == kind::file || k == kind::unknown) return errc::invalid;
+  const handle_type k = guess_handle(fd);
+  if (k == handle_type::file || k == handle_type::unknown) return errc::invalid;
   int fl;
   do fl = fcntl(fd, F_GETFL);
   while (fl == -1 && errno == EINTR);
@@ -77,7 +75,7 @@ tty::tty(phaseloop::loop& l, int fd) noexcept : stream(l, handle_type::tty) {
   while (fl == -1 && errno == EINTR);
   const int access = fl & O_ACCMODE;
   std::uint32_t f = 0;
-  if (classify(fd) == kind::terminal) {
+  if (isatty(fd)) {
     char path[256];
     int reopened = -1;
     if (is_slave(fd) && ttyname_r(fd, path, sizeof path) == 0)

@@ -109,6 +109,55 @@ TEST(pipe, ipc_passes_a_handle) {
   EXPECT_EQ(finish(l), 0);
 }
 
+TEST(tty, guess_handle_names_each_kind_of_fd) {
+  EXPECT_EQ(pl::guess_handle(-1), pl::handle_type::unknown);
+
+  int pair[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, pair), 0);
+  EXPECT_EQ(pl::guess_handle(pair[0]), pl::handle_type::named_pipe);
+  ::close(pair[0]);
+  ::close(pair[1]);
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_DGRAM, 0, pair), 0);
+  EXPECT_EQ(pl::guess_handle(pair[0]), pl::handle_type::unknown);  // not a stream, not IP
+  ::close(pair[0]);
+  ::close(pair[1]);
+
+  const int tcp = socket(AF_INET, SOCK_STREAM, 0);
+  const int udp = socket(AF_INET6, SOCK_DGRAM, 0);
+  ASSERT_GE(tcp, 0);
+  ASSERT_GE(udp, 0);
+  EXPECT_EQ(pl::guess_handle(tcp), pl::handle_type::tcp);
+  EXPECT_EQ(pl::guess_handle(udp), pl::handle_type::udp);
+  ::close(tcp);
+  ::close(udp);
+
+  int fifo[2];
+  ASSERT_EQ(::pipe(fifo), 0);
+  EXPECT_EQ(pl::guess_handle(fifo[1]), pl::handle_type::named_pipe);
+  // A closed fd is unknown, as fstat() fails on it.
+  ::close(fifo[0]);
+  ::close(fifo[1]);
+  EXPECT_EQ(pl::guess_handle(fifo[1]), pl::handle_type::unknown);
+
+  const int null = ::open("/dev/null", O_RDONLY);
+  EXPECT_EQ(pl::guess_handle(null), pl::handle_type::file);  // a character device
+  ::close(null);
+
+  const int master = posix_openpt(O_RDWR | O_NOCTTY);
+  ASSERT_GE(master, 0);
+  EXPECT_EQ(pl::guess_handle(master), pl::handle_type::tty);
+  // A terminal can back a tty handle; a regular file cannot.
+  EXPECT_EQ(pl::tty::check_fd(master), 0);
+  ::close(master);
+  char path[] = "/tmp/pl-unit-guess-XXXXXX";
+  const int file = mkstemp(path);
+  ASSERT_GE(file, 0);
+  ::unlink(path);
+  EXPECT_EQ(pl::guess_handle(file), pl::handle_type::file);
+  EXPECT_EQ(pl::tty::check_fd(file), pl::errc::invalid);
+  ::close(file);
+}
+
 TEST(tty, modes_and_winsize_on_a_pty) {
   const int master = posix_openpt(O_RDWR | O_NOCTTY);
   ASSERT_GE(master, 0);
