@@ -1,5 +1,6 @@
 // Small process-level functions of libuv's API: buffers, version, time,
-// signals to processes, environment, working directory, memory figures.
+// signals to processes, working directory, uv_guess_handle. (System and
+// process information is in uv_os.cpp.)
 
 #include <errno.h>
 #include <fcntl.h>
@@ -8,7 +9,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/resource.h>
 #include <termios.h>
@@ -71,35 +71,6 @@ int uv_replace_allocator(uv_malloc_func malloc_func, uv_realloc_func realloc_fun
 
 void uv_library_shutdown(void) {}
 
-char** uv_setup_args(int argc, char** argv) {
-  (void)argc;
-  return argv;
-}
-
-int uv_os_getenv(const char* name, char* buffer, size_t* size) {
-  if (name == nullptr || buffer == nullptr || size == nullptr || *size == 0) return UV_EINVAL;
-  const char* v = getenv(name);
-  if (v == nullptr) return UV_ENOENT;
-  size_t len = strlen(v);
-  if (len >= *size) {
-    *size = len + 1;
-    return UV_ENOBUFS;
-  }
-  memcpy(buffer, v, len + 1);
-  *size = len;
-  return 0;
-}
-
-int uv_os_setenv(const char* name, const char* value) {
-  if (name == nullptr || value == nullptr) return UV_EINVAL;
-  return setenv(name, value, 1) == 0 ? 0 : -errno;
-}
-
-int uv_os_unsetenv(const char* name) {
-  if (name == nullptr) return UV_EINVAL;
-  return unsetenv(name) == 0 ? 0 : -errno;
-}
-
 int uv_cwd(char* buffer, size_t* size) {
   if (buffer == nullptr || size == nullptr) return UV_EINVAL;
   if (getcwd(buffer, *size) == nullptr) {
@@ -115,32 +86,6 @@ int uv_cwd(char* buffer, size_t* size) {
 }
 
 int uv_chdir(const char* dir) { return chdir(dir) == 0 ? 0 : -errno; }
-
-uint64_t uv_get_total_memory(void) {
-  struct sysinfo si;
-  return sysinfo(&si) == 0 ? static_cast<uint64_t>(si.totalram) * si.mem_unit : 0;
-}
-
-uint64_t uv_get_free_memory(void) {
-  struct sysinfo si;
-  return sysinfo(&si) == 0 ? static_cast<uint64_t>(si.freeram) * si.mem_unit : 0;
-}
-
-int uv_uptime(double* uptime) {
-  timespec t;
-  if (clock_gettime(CLOCK_BOOTTIME, &t) != 0) return -errno;
-  *uptime = static_cast<double>(t.tv_sec);
-  return 0;
-}
-
-void uv_loadavg(double avg[3]) {
-  struct sysinfo si;
-  if (sysinfo(&si) != 0) {
-    avg[0] = avg[1] = avg[2] = 0;
-    return;
-  }
-  for (int i = 0; i < 3; i++) avg[i] = static_cast<double>(si.loads[i]) / 65536.0;
-}
 
 uv_handle_type uv_guess_handle(uv_file file) {
   return static_cast<uv_handle_type>(phaseloop::guess_handle(file));
