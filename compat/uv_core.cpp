@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "phaseloop/dns.hpp"
 #include "phaseloop/phaseloop.hpp"
 #include "uv.h"
 #include "shim.hpp"
@@ -220,6 +221,12 @@ int uv_cancel(uv_req_t* req) {
       return as<pl::work>(req).cancel();
     case UV_FS:
       return as<pl::fs_req>(req).cancel();
+    case UV_GETADDRINFO:
+      return as<pl::getaddrinfo_req>(req).cancel();
+    case UV_GETNAMEINFO:
+      return as<pl::getnameinfo_req>(req).cancel();
+    case UV_RANDOM:
+      return cancel_random(reinterpret_cast<uv_random_t*>(req));
     default:
       return UV_EINVAL;
   }

@@ -18,6 +18,7 @@ namespace phaseloop {
 namespace detail {
 struct loop_access;
 struct signal_registry;
+struct resolver;
 class threadpool;
 }
 
@@ -87,6 +88,7 @@ class handle {
   friend class phaseloop::loop;
   friend struct detail::loop_access;
   friend class fs_poll;  // marks its internal timer
+  friend struct detail::resolver;  // so does the DNS resolver
 };
 
 }  // namespace phaseloop

@@ -34,6 +34,7 @@ struct phase_event {
 enum class callback_kind : std::uint8_t {
   timer, idle, prepare, check, async, signal, close, work_done, pending, io,
   fs,  ///< an fs_req completed (poll phase)
+  dns,  ///< a getaddrinfo_req or getnameinfo_req completed (poll phase)
 };
 
 /// What a callback hook is told.

@@ -21,6 +21,7 @@
 #include "phaseloop/handle.hpp"
 #include "phaseloop/hooks.hpp"
 #include "phaseloop/phase_handles.hpp"
+#include "phaseloop/process.hpp"
 #include "phaseloop/signal.hpp"
 #include "phaseloop/timer.hpp"
 #include "phaseloop/types.hpp"
@@ -33,6 +34,7 @@ using walk_cb = void (*)(handle*, void* arg);
 
 namespace detail {
 struct inotify_state;
+struct resolver;
 }
 
 class loop {
@@ -65,6 +67,13 @@ class loop {
   /// Releases the loop's resources. errc::busy while any handle (closed
   /// handles whose callbacks have run excepted) or request remains.
   int close() noexcept;
+  /// In the child, after fork(2) (libuv's uv_loop_fork): gives the loop
+  /// kernel objects of its own where the child would otherwise share the
+  /// parent's (the epoll instance, the async eventfd, the signal pipe, the
+  /// inotify descriptor) and registers every watched fd again. Handles
+  /// keep their state; notes of signals caught before the fork are
+  /// dropped. 0 or a negative error code.
+  int after_fork() noexcept;
 
   /// Runs the loop in `mode`. Returns non-zero when the loop is still alive
   /// (something would make a further run do work), 0 otherwise.
@@ -148,8 +157,10 @@ class loop {
   friend class tcp;
   friend class pipe;
   friend class tty;
+  friend class process;
   friend class detail::threadpool;
   friend struct detail::signal_registry;
+  friend struct detail::resolver;
   friend struct detail::loop_access;
 
   using handle_list = detail::ilist<handle, &handle::all_>;
@@ -188,8 +199,10 @@ class loop {
   static void signal_io_(loop& l, detail::io_watcher& w, unsigned events);
   static void work_done_(async* a);
   int open_signal_pipe_() noexcept;
+  int reopen_signal_pipe_() noexcept;  // after fork: a pipe of the child's own
   void wake_() noexcept;  // any thread: makes poll return
   async& wq_async_() noexcept { return *reinterpret_cast<async*>(wq_async_mem_); }
+  signal& child_watcher_() noexcept { return *reinterpret_cast<signal*>(child_watcher_mem_); }
 
   bool stop_flag_ = false;
   bool open_ = false;
@@ -219,11 +232,18 @@ class loop {
   int signal_pipe_write_ = -1;
   detail::inotify_state* inotify_ = nullptr;  // fs_event watches, made on first use
   void close_inotify_() noexcept;              // defined in src/io/fs_event.cpp
+  int reopen_inotify_() noexcept;              // after fork; also in fs_event.cpp
+  detail::resolver* resolver_ = nullptr;  // DNS lookups (c-ares), made on first use
+  void close_resolver_() noexcept;         // defined in src/io/dns.cpp
   int emfile_fd_ = -1;                 // spare fd streams give up when accept hits EMFILE
 
   std::mutex wq_mutex_;                // guards wq_done_
   detail::pool_task::list wq_done_;    // finished pool requests, for the poll phase
   alignas(async) unsigned char wq_async_mem_[sizeof(async)];
+
+  process::list processes_;            // running children, in spawn order
+  // SIGCHLD watcher (internal, unreferenced), started by the first spawn.
+  alignas(signal) unsigned char child_watcher_mem_[sizeof(signal)];
 };
 
 }  // namespace phaseloop

@@ -2,6 +2,7 @@
 /// Everything phaseloop's C++ API offers, in one include.
 
 #include "phaseloop/async.hpp"
+#include "phaseloop/dns.hpp"
 #include "phaseloop/fs.hpp"
 #include "phaseloop/fs_event.hpp"
 #include "phaseloop/fs_poll.hpp"
@@ -11,6 +12,7 @@
 #include "phaseloop/phase_handles.hpp"
 #include "phaseloop/pipe.hpp"
 #include "phaseloop/poll.hpp"
+#include "phaseloop/process.hpp"
 #include "phaseloop/request.hpp"
 #include "phaseloop/signal.hpp"
 #include "phaseloop/stream.hpp"

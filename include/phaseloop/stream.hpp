@@ -213,6 +213,7 @@ class stream : public handle {
 
   friend class phaseloop::handle;
   friend class phaseloop::loop;
+  friend class process;  // opens the parent's end of a child's pipe
   friend struct detail::io_access;
 
   // Ordered so that write_queue_size_, alloc_cb_ and read_cb_ sit at

@@ -7,6 +7,7 @@
 #include "phaseloop/fs_poll.hpp"
 #include "phaseloop/poll.hpp"
 #include "phaseloop/pipe.hpp"
+#include "phaseloop/process.hpp"
 #include "phaseloop/stream.hpp"
 
 namespace phaseloop {
@@ -65,6 +66,7 @@ int handle::close(close_cb cb) noexcept {
     case handle_type::named_pipe: static_cast<pipe*>(this)->close_(); break;
     case handle_type::tcp:
     case handle_type::tty: static_cast<stream*>(this)->close_(); break;
+    case handle_type::process: static_cast<process*>(this)->close_(); break;
     default: stop_(); break;
   }
   loop_->make_close_pending_(*this);

@@ -90,6 +90,10 @@ int loop::open() noexcept {
   async* wq = new (wq_async_mem_) async(*this, &loop::work_done_);
   wq->unref();
   wq->flags_ |= handle::internal_flag;
+  // The SIGCHLD watcher that reaps spawned children (src/io/process.cpp).
+  signal* cw = new (child_watcher_mem_) signal(*this);
+  cw->unref();
+  cw->flags_ |= handle::internal_flag;
   open_ = true;
   return 0;
 }
@@ -103,8 +107,12 @@ int loop::close() noexcept {
     // Wait for a worker that is still inside its completion send.
     std::lock_guard<std::mutex> lock(wq_mutex_);
   }
+  // Before the poller goes: the resolver unwatches its sockets.
+  close_resolver_();
   asyncs_.erase(wq_async_());
   handles_.erase(wq_async_());
+  child_watcher_().stop();
+  handles_.erase(child_watcher_());
   poller_.close();
   ::close(async_watcher_.fd);
   async_watcher_.fd = -1;
@@ -124,6 +132,9 @@ int loop::close() noexcept {
 loop::~loop() {
   if (!open_) return;
   // Handles still registered are abandoned; release what the loop owns.
+  // The signal handler must not write for this loop any more.
+  child_watcher_().stop();
+  close_resolver_();
   poller_.close();
   if (async_watcher_.fd >= 0) ::close(async_watcher_.fd);
   if (signal_watcher_.fd >= 0) {
@@ -133,6 +144,33 @@ loop::~loop() {
   if (emfile_fd_ >= 0) ::close(emfile_fd_);
   close_inotify_();
   if (this == default_ptr) default_ptr = nullptr;
+}
+
+int loop::after_fork() noexcept {
+  // The epoll instance first: the replacements below register with the
+  // new one, and nothing may reach the parent's (unregistering an fd there
+  // would stop the parent's loop from seeing it). Registration order is
+  // libuv's: changes queued before the fork, the replaced descriptors,
+  // then every other watched fd (it decides the order in which fds that
+  // are ready at once are reported).
+  if (int r = poller_.reopen(); r != 0) return r;
+  if (int r = reopen_inotify_(); r != 0) return r;
+  // The eventfd is shared with the parent: each process would swallow the
+  // other's wake-ups.
+  const int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (fd < 0) return -errno;
+  poller_.unwatch(async_watcher_, detail::io_readable);
+  ::close(async_watcher_.fd);
+  async_watcher_.fd = fd;
+  if (int r = poller_.watch(async_watcher_, detail::io_readable); r != 0) return r;
+  // A send made before the fork woke the old eventfd only.
+  for (async* a = asyncs_.front(); a; a = async::list::next(*a))
+    if (a->pending_.load(std::memory_order_relaxed) != 0) {
+      wake_();
+      break;
+    }
+  if (int r = reopen_signal_pipe_(); r != 0) return r;
+  return poller_.rearm();
 }
 
 loop& loop::default_loop() {

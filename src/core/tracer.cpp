@@ -24,6 +24,7 @@ const char* kind_name(callback_kind k) noexcept {
     case callback_kind::pending: return "pending";
     case callback_kind::io: return "io";
     case callback_kind::fs: return "fs";
+    case callback_kind::dns: return "dns";
   }
   return "?";
 }

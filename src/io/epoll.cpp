@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 
 #include "phaseloop/detail/poller.hpp"
 
@@ -30,6 +31,33 @@ void poller::close() noexcept {
   flushing_.clear();
   table_.clear();
   table_.shrink_to_fit();
+  batch_pos_.clear();
+  batch_pos_.shrink_to_fit();
+}
+
+int poller::reopen() noexcept {
+  const int fd = epoll_create1(EPOLL_CLOEXEC);
+  if (fd < 0) return -errno;
+  // Closing is all the old instance gets: removing an fd from it would
+  // remove it from the parent's.
+  ::close(fd_);
+  fd_ = fd;
+  for (io_watcher* w : table_)
+    if (w != nullptr) w->registered = 0;
+  return 0;
+}
+
+int poller::rearm() noexcept {
+  for (io_watcher* w : table_) {
+    if (w == nullptr || w->queued || w->wanted == w->registered) continue;
+    try {
+      changes_.push_back(w->fd);
+    } catch (...) {
+      return -ENOMEM;
+    }
+    w->queued = true;
+  }
+  return 0;
 }
 
 int poller::watch(io_watcher& w, unsigned events) noexcept {
@@ -37,7 +65,9 @@ int poller::watch(io_watcher& w, unsigned events) noexcept {
   const auto fd = static_cast<unsigned>(w.fd);
   if (fd >= table_.size()) {
     try {
-      table_.resize(fd + 1 > 2 * table_.size() ? fd + 1 : 2 * table_.size(), nullptr);
+      const std::size_t size = fd + 1 > 2 * table_.size() ? fd + 1 : 2 * table_.size();
+      batch_pos_.resize(size, 0);
+      table_.resize(size, nullptr);
     } catch (...) {
       return -ENOMEM;
     }
@@ -113,8 +143,13 @@ void poller::unwatch(io_watcher& w, unsigned events) noexcept {
   w.registered = 0;
   table_[static_cast<unsigned>(w.fd)] = nullptr;
   count_--;
-  for (int i = 0; i < batch_n_; i++)
-    if (batch_[i].fd == w.fd) batch_[i].fd = -1;
+  if (batch_scan_) {
+    for (int i = 0; i < batch_n_; i++)
+      if (batch_[i].fd == w.fd) batch_[i].fd = -1;
+  } else if (static_cast<unsigned>(w.fd) < batch_pos_.size()) {
+    const int i = batch_pos_[static_cast<unsigned>(w.fd)];
+    if (i < batch_n_ && batch_[i].fd == w.fd) batch_[i].fd = -1;
+  }
 }
 
 int poller::wait(int timeout, io_event* out, int max, bool sigprof_blocked) noexcept {
@@ -132,9 +167,24 @@ int poller::wait(int timeout, io_event* out, int max, bool sigprof_blocked) noex
     n = epoll_wait(fd_, raw, max, timeout);
   }
   if (n < 0) return -errno;
-  for (int i = 0; i < n; i++) out[i] = io_event{raw[i].data.fd, raw[i].events};
+  bool scan = false;
+  for (int i = 0; i < n; i++) {
+    const int fd = raw[i].data.fd;
+    out[i] = io_event{fd, raw[i].events};
+    if (fd < 0 || static_cast<unsigned>(fd) >= batch_pos_.size()) {
+      scan = true;
+      continue;
+    }
+    // Slots below i already belong to this batch, so a match there is the
+    // same fd reported twice: a registration that outlived its fd's close
+    // (the file lives on through a dup) next to the fd's new one.
+    int& pos = batch_pos_[static_cast<unsigned>(fd)];
+    if (pos < i && out[pos].fd == fd) scan = true;
+    pos = i;
+  }
   batch_ = out;
   batch_n_ = n;
+  batch_scan_ = scan;
   return n;
 }
 

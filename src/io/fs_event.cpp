@@ -17,6 +17,8 @@
 #include <map>
 #include <memory>
 #include <new>
+#include <string>
+#include <vector>
 
 #include "core/loop_impl.hpp"
 
@@ -173,6 +175,34 @@ void loop::close_inotify_() noexcept {
   ::close(inotify_->watcher.fd);
   delete inotify_;
   inotify_ = nullptr;
+}
+
+int loop::reopen_inotify_() noexcept {
+  if (inotify_ == nullptr) return 0;
+  // The descriptor is shared with the parent: it goes before the handles
+  // stop, so that dropping their watches cannot drop the parent's.
+  poller_.unwatch(inotify_->watcher, detail::io_readable);
+  ::close(inotify_->watcher.fd);
+  inotify_->watcher.fd = -1;
+  // Every handle is stopped and started again on a new descriptor, by
+  // watch and in start order, with the path its watch was made for.
+  struct restart {
+    fs_event* h;
+    fs_event_cb cb;
+    std::string path;
+  };
+  std::vector<restart> again;
+  try {
+    for (auto& [wd, w] : inotify_->watches)
+      for (fs_event* h = w->handles.front(); h; h = fs_event::list::next(*h)) again.push_back({h, h->cb_, w->path.get()});
+  } catch (...) {
+    return errc::no_memory;
+  }
+  for (restart& r : again) r.h->stop();
+  close_inotify_();
+  for (restart& r : again)
+    if (int e = r.h->start(r.cb, r.path.c_str(), 0); e != 0) return e;
+  return 0;
 }
 
 }  // namespace phaseloop

@@ -1,1 +1,454 @@
-// Placeholder: filled in by the issue-4 work in progress.
+// Child processes: spawning, the child's set-up before it runs the
+// program, and reaping on SIGCHLD.
+//
+// spawn() forks. The parent may have other threads, whose locks the child
+// inherits held, so between fork and exec the child makes only
+// async-signal-safe calls and allocates nothing: what it needs (the buffer
+// for PATH candidates, the argv of the /bin/sh fallback) is made before the
+// fork. An error the child meets is written as a negative errno to a
+// close-on-exec pipe, and the child exits. The parent reads that pipe until
+// end of file (the exec closed it) or a code arrives (then it reaps the
+// child and returns the code). So spawn() returns only once the pid runs
+// the program: a kill() made right after it reaches the program, never a
+// half-set-up copy of the parent.
+
+#include "phaseloop/process.hpp"
+
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <memory>
+#include <new>
+
+#include "core/loop_impl.hpp"
+#include "phaseloop/stream.hpp"
+
+extern char** environ;
+
+namespace phaseloop {
+
+namespace {
+
+constexpr unsigned known_flags =
+    process_options::set_uid | process_options::set_gid | process_options::windows_verbatim_arguments |
+    process_options::detached | process_options::windows_hide | process_options::windows_hide_console |
+    process_options::windows_hide_gui;
+
+constexpr int stdio_kind_mask =
+    stdio_container::create_pipe | stdio_container::inherit_fd | stdio_container::inherit_stream;
+
+// glibc's execvp, to the letter where it shows: its default search path,
+// the errors that move on to the next PATH entry, EACCES remembered, and a
+// file the kernel cannot execute handed to /bin/sh.
+constexpr const char default_search[] = "/bin:/usr/bin";
+constexpr const char shell[] = "/bin/sh";
+
+// Everything the child needs to find and run the program, made before the
+// fork.
+struct exec_plan {
+  const char* file = nullptr;
+  std::size_t file_len = 0;
+  char* const* argv = nullptr;
+  char** env = nullptr;             // null: the environment at exec time
+  const char* search = nullptr;     // PATH, or null when `file` has a '/'
+  std::size_t entry_limit = 0;      // PATH entries this long or longer are skipped
+  std::unique_ptr<char[]> buffer;   // one candidate path
+  std::unique_ptr<char*[]> script;  // /bin/sh, the candidate, args[1...], null
+
+  int make(const process_options& o) noexcept {
+    static char* const no_args[] = {nullptr};
+    file = o.file;
+    file_len = std::strlen(file);
+    argv = o.args != nullptr ? o.args : no_args;
+    env = o.env;
+    const char* candidate = file;
+    if (file_len != 0 && std::strchr(file, '/') == nullptr) {
+      // execvp reads PATH from the environment the child execs with.
+      search = env != nullptr ? find_path(env) : find_path(environ);
+      if (search == nullptr) search = default_search;
+      entry_limit = strnlen(search, PATH_MAX - 1) + 1;
+      buffer.reset(new (std::nothrow) char[entry_limit + file_len + 2]);
+      if (!buffer) return errc::no_memory;
+      candidate = buffer.get();
+    }
+    std::size_t argc = 0;
+    while (argv[argc] != nullptr) argc++;
+    script.reset(new (std::nothrow) char*[(argc > 1 ? argc : 1) + 2]);
+    if (!script) return errc::no_memory;
+    script[0] = const_cast<char*>(shell);
+    script[1] = const_cast<char*>(candidate);
+    std::size_t n = 2;
+    for (std::size_t i = 1; i < argc; i++) script[n++] = argv[i];
+    script[n] = nullptr;
+    return 0;
+  }
+
+  static const char* find_path(char** env) noexcept {
+    for (char** e = env; *e != nullptr; e++)
+      if (std::strncmp(*e, "PATH=", 5) == 0) return *e + 5;
+    return nullptr;
+  }
+
+  // In the child: execs, or returns with errno set as execvp leaves it.
+  void exec() const noexcept {
+    char** envp = env != nullptr ? env : environ;
+    if (file_len == 0) {
+      errno = ENOENT;
+      return;
+    }
+    if (search == nullptr) {
+      execve(file, argv, envp);
+      if (errno == ENOEXEC) execve(shell, script.get(), envp);
+      return;
+    }
+    if (file_len > NAME_MAX) {
+      errno = ENAMETOOLONG;
+      return;
+    }
+    bool denied = false;
+    for (const char* entry = search;;) {
+      const char* end = entry;
+      while (*end != '\0' && *end != ':') end++;
+      const auto len = static_cast<std::size_t>(end - entry);
+      // An entry too long for the buffer is passed over as glibc does:
+      // the scan restarts at its ':', which reads as an empty entry.
+      if (len >= entry_limit) {
+        if (*end == '\0') break;
+        entry = end;
+        continue;
+      }
+      // An empty entry stands for the working directory.
+      char* p = buffer.get();
+      std::memcpy(p, entry, len);
+      p[len] = '/';
+      std::memcpy(p + len + (len != 0), file, file_len + 1);
+      execve(p, argv, envp);
+      if (errno == ENOEXEC) execve(shell, script.get(), envp);
+      switch (errno) {
+        case EACCES: denied = true; break;
+        case ENOENT:
+        case ESTALE:
+        case ENOTDIR:
+        case ENODEV:
+        case ETIMEDOUT: break;
+        default: return;  // found, but it failed to run
+      }
+      if (*end == '\0') break;
+      entry = end + 1;
+    }
+    if (denied) errno = EACCES;
+  }
+};
+
+// The child's descriptors: theirs[i] becomes its descriptor i (-1: none);
+// ours[i] is the parent's end of a pipe made for it (-1: none).
+struct stdio_fds {
+  int count = 0;
+  int* theirs = nullptr;
+  int* ours = nullptr;
+  int small[2][8];
+  std::unique_ptr<int[]> big;
+
+  int make(int n) noexcept {
+    count = n;
+    if (n <= 8) {
+      theirs = small[0];
+      ours = small[1];
+    } else {
+      big.reset(new (std::nothrow) int[2 * static_cast<std::size_t>(n)]);
+      if (!big) return errc::no_memory;
+      theirs = big.get();
+      ours = big.get() + n;
+    }
+    for (int i = 0; i < n; i++) theirs[i] = ours[i] = -1;
+    return 0;
+  }
+
+  // Closes the pipes made for the child (inherited descriptors are the
+  // caller's).
+  void close_pipes() noexcept {
+    for (int i = 0; i < count; i++)
+      if (ours[i] != -1) {
+        ::close(ours[i]);
+        ::close(theirs[i]);
+        ours[i] = theirs[i] = -1;
+      }
+  }
+};
+
+int check_stdio(const stdio_container& c) noexcept {
+  switch (c.flags & stdio_kind_mask) {
+    case stdio_container::ignore: return 0;
+    case stdio_container::create_pipe:
+      if (c.data.stream == nullptr || c.data.stream->type() != handle_type::named_pipe) return errc::invalid;
+      return c.data.stream->fd() == -1 ? 0 : -EBUSY;
+    case stdio_container::inherit_fd: return c.data.fd == -1 ? errc::invalid : 0;
+    case stdio_container::inherit_stream:
+      return c.data.stream == nullptr || c.data.stream->fd() == -1 ? errc::invalid : 0;
+    default: return errc::invalid;
+  }
+}
+
+// ---- the child ------------------------------------------------------------
+
+[[noreturn]] void report(int fd, int code) noexcept {
+  ssize_t r;
+  do r = ::write(fd, &code, sizeof code);
+  while (r < 0 && errno == EINTR);
+  // If the parent is gone there is nobody to tell: exit all the same.
+  _exit(127);
+}
+
+[[noreturn]] void report_errno(int fd) noexcept { report(fd, -errno); }
+
+void set_blocking(int fd) noexcept {
+  const int fl = fcntl(fd, F_GETFL);
+  if (fl != -1 && (fl & O_NONBLOCK)) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+}
+
+// Runs in the child: async-signal-safe calls only.
+[[noreturn]] void child_main(const process_options& o, const exec_plan& plan, int* theirs, int count,
+                             int error_fd) noexcept {
+  // Default dispositions for the classic signals (handlers are gone with
+  // the exec anyway, ignored signals would stay ignored). The real-time
+  // ones belong to libc.
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  for (int n = 1; n < 32; n++) {
+    if (n == SIGKILL || n == SIGSTOP) continue;
+    if (sigaction(n, &dfl, nullptr) != 0) report_errno(error_fd);
+  }
+
+  if (o.flags & process_options::detached) setsid();
+
+  // A descriptor meant for a higher slot could be overwritten while the
+  // lower slots are filled (think of swapping stdout and stderr): move
+  // every such one above the slots first.
+  for (int fd = 0; fd < count; fd++) {
+    const int use = theirs[fd];
+    if (use < 0 || use >= fd) continue;
+    theirs[fd] = fcntl(use, F_DUPFD_CLOEXEC, count);
+    if (theirs[fd] == -1) report_errno(error_fd);
+  }
+
+  for (int fd = 0; fd < count; fd++) {
+    int use = theirs[fd];
+    bool null_dev = false;
+    if (use < 0) {
+      if (fd >= 3) continue;
+      // 0-2 are never left closed: a program would take the next file it
+      // opens for its input or output.
+      ::close(fd);
+      use = ::open("/dev/null", fd == 0 ? O_RDONLY : O_RDWR);
+      if (use < 0) report_errno(error_fd);
+      null_dev = true;
+    }
+    if (use == fd) {
+      if (!null_dev && ioctl(fd, FIONCLEX) != 0) report_errno(error_fd);
+    } else if (dup2(use, fd) < 0) {
+      report_errno(error_fd);
+    }
+    // The descriptor is shared with whoever gave it; programs expect
+    // blocking standard descriptors.
+    if (fd <= 2 && !null_dev) set_blocking(fd);
+    if (null_dev && use >= count) ::close(use);
+  }
+
+  if (o.cwd != nullptr && chdir(o.cwd) != 0) report_errno(error_fd);
+
+  if (o.flags & (process_options::set_uid | process_options::set_gid)) {
+    // Drops supplementary groups when root gives up its privileges; fails
+    // harmlessly otherwise.
+    const int saved = errno;
+    setgroups(0, nullptr);
+    errno = saved;
+  }
+  if ((o.flags & process_options::set_gid) && setgid(o.gid) != 0) report_errno(error_fd);
+  if ((o.flags & process_options::set_uid) && setuid(o.uid) != 0) report_errno(error_fd);
+
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+
+  plan.exec();
+  report_errno(error_fd);
+}
+
+// Forks and waits for the child to exec. 0 with *pid set, or the error.
+int fork_child(const process_options& o, const exec_plan& plan, stdio_fds& fds, int* pid) noexcept {
+  int err_pipe[2];
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) return -errno;
+  // The child fills its slots 0..count-1 before it could report an error:
+  // keep the pipe's write end out of their way.
+  if (err_pipe[1] < fds.count) {
+    const int moved = fcntl(err_pipe[1], F_DUPFD_CLOEXEC, fds.count);
+    const int e = errno;
+    ::close(err_pipe[1]);
+    if (moved < 0) {
+      ::close(err_pipe[0]);
+      return -e;
+    }
+    err_pipe[1] = moved;
+  }
+
+  // The child starts with signals blocked, so that no handler of the
+  // parent's runs in it before the dispositions are reset, except the ones
+  // that report a crash (they must still kill it).
+  sigset_t block, saved;
+  sigfillset(&block);
+  for (int s : {SIGKILL, SIGSTOP, SIGTRAP, SIGSEGV, SIGBUS, SIGILL, SIGSYS, SIGABRT}) sigdelset(&block, s);
+  pthread_sigmask(SIG_BLOCK, &block, &saved);
+  const pid_t child = ::fork();
+  if (child == 0) child_main(o, plan, fds.theirs, fds.count, err_pipe[1]);
+  const int fork_errno = errno;
+  pthread_sigmask(SIG_SETMASK, &saved, nullptr);
+  ::close(err_pipe[1]);
+  if (child < 0) {
+    ::close(err_pipe[0]);
+    return -fork_errno;
+  }
+
+  int code;
+  ssize_t r;
+  do r = ::read(err_pipe[0], &code, sizeof code);
+  while (r < 0 && errno == EINTR);
+  ::close(err_pipe[0]);
+  if (r == 0) {
+    *pid = child;
+    return 0;
+  }
+  // The child failed before the exec: it gets no exit callback, so it is
+  // reaped here.
+  int status;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  return r == static_cast<ssize_t>(sizeof code) ? code : -EPIPE;
+}
+
+}  // namespace
+
+process::process(phaseloop::loop& l) noexcept : handle(l, handle_type::process) {}
+
+int process::spawn(const process_options& o) noexcept {
+  if (is_active() || is_closing() || pid_ != 0) return errc::invalid;
+  if (o.file == nullptr || (o.flags & ~known_flags) != 0 || (o.stdio_count > 0 && o.stdio == nullptr))
+    return errc::invalid;
+  const int given = o.stdio_count > 0 ? o.stdio_count : 0;
+  for (int i = 0; i < given; i++) {
+    if (int r = check_stdio(o.stdio[i]); r != 0) return r;
+    // One stream cannot take two pipes.
+    if ((o.stdio[i].flags & stdio_kind_mask) == stdio_container::create_pipe)
+      for (int j = 0; j < i; j++)
+        if ((o.stdio[j].flags & stdio_kind_mask) == stdio_container::create_pipe &&
+            o.stdio[j].data.stream == o.stdio[i].data.stream)
+          return -EBUSY;
+  }
+
+  exec_plan plan;
+  if (int r = plan.make(o); r != 0) return r;
+  stdio_fds fds;
+  if (int r = fds.make(given < 3 ? 3 : given); r != 0) return r;
+  for (int i = 0; i < given; i++) {
+    const stdio_container& c = o.stdio[i];
+    switch (c.flags & stdio_kind_mask) {
+      case stdio_container::create_pipe: {
+        int pair[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+          const int e = -errno;
+          fds.close_pipes();
+          return e;
+        }
+        fds.ours[i] = pair[0];
+        fds.theirs[i] = pair[1];
+        break;
+      }
+      case stdio_container::inherit_fd: fds.theirs[i] = c.data.fd; break;
+      case stdio_container::inherit_stream: fds.theirs[i] = c.data.stream->fd(); break;
+      default: break;
+    }
+  }
+
+  loop& l = *loop_;
+  // Started before the fork, so that no exit can go unnoticed.
+  l.child_watcher_().start(&process::reap_, SIGCHLD);
+
+  int child = 0;
+  const int result = fork_child(o, plan, fds, &child);
+  if (result == 0) {
+    pid_ = child;
+    cb_ = o.on_exit;
+    l.processes_.push_back(*this);
+    start_();
+  }
+
+  // The parent's ends go to their streams even when the exec failed (as
+  // libuv does; Node relies on it): reading them gives end of file.
+  for (int i = 0; i < given; i++) {
+    if (fds.ours[i] == -1) continue;
+    ::close(fds.theirs[i]);
+    fds.theirs[i] = -1;
+    const int fd = fds.ours[i];
+    fds.ours[i] = -1;
+    const int on = 1;
+    ioctl(fd, FIONBIO, &on);
+    std::uint32_t f = 0;
+    if (o.stdio[i].flags & stdio_container::writable_pipe) f |= stream::readable_flag;
+    if (o.stdio[i].flags & stdio_container::readable_pipe) f |= stream::writable_flag;
+    // check_stdio() made sure the stream has no descriptor, so this
+    // succeeds; were it to fail, the descriptor would not leak.
+    if (o.stdio[i].data.stream->open_(fd, f) != 0) ::close(fd);
+  }
+  return result;
+}
+
+int process::kill(int signum) noexcept { return pid_ == 0 ? errc::no_such_process : phaseloop::kill(pid_, signum); }
+
+void process::close_() noexcept {
+  list::unlink(*this);
+  stop_();
+  loop& l = *loop_;
+  if (l.processes_.empty()) l.child_watcher_().stop();
+}
+
+void process::reap_(phaseloop::signal* s, int) {
+  loop& l = s->owner();
+  // Every exited child is moved aside first, then reported in spawn order.
+  // An exit callback that closes a process still waiting here unlinks it,
+  // and that one is not reported.
+  list exited;
+  for (process* p = l.processes_.front(); p != nullptr;) {
+    process* next = list::next(*p);
+    int status;
+    pid_t r;
+    do r = waitpid(p->pid_, &status, WNOHANG);
+    while (r < 0 && errno == EINTR);
+    // 0: still running. -1 (ECHILD): somebody else reaped it; as in libuv
+    // it stays on the list, active, and is never reported.
+    if (r > 0) {
+      p->status_ = status;
+      l.processes_.erase(*p);
+      exited.push_back(*p);
+    }
+    p = next;
+  }
+  while (process* p = exited.pop_front()) {
+    p->stop_();
+    if (p->cb_ == nullptr) continue;
+    const std::int64_t code = WIFEXITED(p->status_) ? WEXITSTATUS(p->status_) : 0;
+    const int sig = WIFSIGNALED(p->status_) ? WTERMSIG(p->status_) : 0;
+    l.poll_callback_(callback_kind::signal, p, nullptr, [p, code, sig] { p->cb_(p, code, sig); });
+  }
+}
+
+int kill(int pid, int signum) noexcept { return ::kill(pid, signum) == 0 ? 0 : -errno; }
+
+}  // namespace phaseloop

@@ -208,6 +208,29 @@ int loop::open_signal_pipe_() noexcept {
   return 0;
 }
 
+int loop::reopen_signal_pipe_() noexcept {
+  // The pipe is shared with the parent, and the notes in it are the
+  // parent's to read. The handler may write to it until the new pipe is
+  // in place: keep signals away meanwhile.
+  sigset_t all, saved;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &saved);
+  poller_.unwatch(signal_watcher_, detail::io_readable);
+  ::close(signal_watcher_.fd);
+  ::close(signal_pipe_write_);
+  signal_watcher_.fd = signal_pipe_write_ = -1;
+  const int r = open_signal_pipe_();
+  // Notes left in the old pipe will never be read here: a closing signal
+  // handle must not wait for them.
+  for (handle* h = handles_.front(); h; h = handle_list::next(*h))
+    if (h->type_ == handle_type::signal) {
+      auto* s = static_cast<signal*>(h);
+      s->dispatched_ = s->caught_;
+    }
+  pthread_sigmask(SIG_SETMASK, &saved, nullptr);
+  return r;
+}
+
 void loop::signal_io_(loop& l, detail::io_watcher& w, unsigned) {
   using note = detail::signal_registry::note;
   constexpr std::size_t batch = 32;
@@ -229,8 +252,14 @@ void loop::signal_io_(loop& l, detail::io_watcher& w, unsigned) {
       signal* h = n.h;
       // A handle stopped (or restarted on another signal) since the note
       // was written does not get the callback, but the note still counts.
-      if (n.signum == h->signum_)
-        l.poll_callback_(callback_kind::signal, h, nullptr, [h] { h->cb_(h, h->signum_); });
+      // The loop's own SIGCHLD watcher is not shown to hooks; the exit
+      // callbacks it makes are.
+      if (n.signum == h->signum_) {
+        if (h->flags_ & handle::internal_flag)
+          h->cb_(h, h->signum_);
+        else
+          l.poll_callback_(callback_kind::signal, h, nullptr, [h] { h->cb_(h, h->signum_); });
+      }
       h->dispatched_++;
       if (h->flags_ & signal::oneshot_flag) h->stop();
     }

@@ -80,6 +80,7 @@ const char* callback_name(callback_kind k) {
     case callback_kind::pending: return "pending callback";
     case callback_kind::io: return "I/O callback";
     case callback_kind::fs: return "fs request done";
+    case callback_kind::dns: return "dns request done";
   }
   return "callback";
 }

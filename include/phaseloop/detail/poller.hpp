@@ -59,6 +59,13 @@ class poller {
   int open() noexcept;
   /// Releases it. Idempotent.
   void close() noexcept;
+  /// In a forked child: replaces the kernel object (shared with the
+  /// parent) by a new one, which knows no fd yet. 0 or a negative error
+  /// code.
+  int reopen() noexcept;
+  /// Queues every watched fd the kernel does not know, in fd order, for
+  /// the next flush() (after reopen()). 0 or errc::no_memory.
+  int rearm() noexcept;
   /// The kernel object's fd (-1 if closed).
   int fd() const noexcept { return fd_; }
   /// Number of fds watched.
@@ -87,7 +94,11 @@ class poller {
   /// Ends the dispatch of the events the last wait() returned. Until then,
   /// unwatching an fd also blanks its entry in that batch, so a callback
   /// that closes an fd (which may then be reused) cannot get a stale event.
-  void end_batch() noexcept { batch_ = nullptr; batch_n_ = 0; }
+  void end_batch() noexcept {
+    batch_ = nullptr;
+    batch_n_ = 0;
+    batch_scan_ = false;
+  }
 
  private:
   int fd_ = -1;
@@ -101,6 +112,12 @@ class poller {
   std::vector<int> flushing_;  // the queue flush() is working through
   io_event* batch_ = nullptr;
   int batch_n_ = 0;
+  bool batch_scan_ = false;  // the batch holds an fd twice: scan it instead
+  // Where each fd's event sits in the batch, indexed by fd like table_, so
+  // that unwatch() blanks it without scanning the batch (a callback that
+  // closes connections would otherwise make a batch cost n^2). An entry is
+  // only trusted when the batch slot it names holds that fd.
+  std::vector<int> batch_pos_;
 };
 
 }  // namespace phaseloop::detail
