@@ -1,0 +1,238 @@
+/* echo_server: sends every byte it receives back to its sender.
+ *
+ * Written against libuv's public API only, so the same source builds
+ * against Debian's libuv and against phaseloop (see README.md).
+ *
+ *   echo_server [--port N] [--host ADDR]
+ *
+ * Prints "listening on ADDR:PORT" once it accepts connections, and exits
+ * with status 0 after closing everything on SIGINT or SIGTERM.
+ *
+ * Per connection:
+ *  - a read buffer inside the connection; what the kernel takes at once
+ *    (uv_try_write) is never copied, the rest is copied into a write
+ *    request and queued;
+ *  - back-pressure: above HIGH_WATER bytes queued but unsent, reading stops
+ *    until the queue drains below LOW_WATER, so a peer that sends without
+ *    reading costs at most about HIGH_WATER + 2 * READ_SIZE bytes;
+ *  - end of input: the write side is shut down once everything read has
+ *    been written, then the connection is closed; an error (a reset) closes
+ *    it at once.
+ * Accepting when out of file descriptors fails with EMFILE: libuv then
+ * accepts and drops what waits (its spare-descriptor trick), so clients
+ * see their connection closed; the server counts the failure and goes on.
+ */
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#define READ_SIZE 65536
+#define HIGH_WATER (256 * 1024)
+#define LOW_WATER (64 * 1024)
+
+typedef struct {
+  uv_tcp_t tcp; /* first, so a handle pointer is a connection pointer */
+  int paused;   /* reading stopped by back-pressure */
+  uv_shutdown_t shutdown;
+  char buf[READ_SIZE];
+} conn_t;
+
+/* A queued write owns a copy of the bytes the kernel did not take. */
+typedef struct {
+  uv_write_t req;
+  char data[];
+} write_t;
+
+static uv_loop_t loop;
+static uv_tcp_t listener;
+static uv_signal_t sigint_watcher, sigterm_watcher;
+static unsigned long long accepted, accept_errors;
+
+static void on_close(uv_handle_t* h) {
+  free(h->data);
+}
+
+static void close_conn(conn_t* c) {
+  if (!uv_is_closing((uv_handle_t*)&c->tcp)) uv_close((uv_handle_t*)&c->tcp, on_close);
+}
+
+static void on_alloc(uv_handle_t* h, size_t suggested, uv_buf_t* buf) {
+  conn_t* c = h->data;
+  (void)suggested;
+  *buf = uv_buf_init(c->buf, sizeof c->buf);
+}
+
+static void on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf);
+
+static void on_write(uv_write_t* req, int status) {
+  conn_t* c = req->handle->data;
+  free(req);
+  if (uv_is_closing((uv_handle_t*)&c->tcp)) return;
+  if (status < 0) {
+    close_conn(c);
+    return;
+  }
+  if (c->paused && uv_stream_get_write_queue_size((uv_stream_t*)&c->tcp) < LOW_WATER) {
+    c->paused = 0;
+    if (uv_read_start((uv_stream_t*)&c->tcp, on_alloc, on_read) != 0) close_conn(c);
+  }
+}
+
+static void echo(conn_t* c, const char* p, size_t n) {
+  uv_stream_t* s = (uv_stream_t*)&c->tcp;
+  uv_buf_t b = uv_buf_init((char*)p, (unsigned)n);
+  /* Fails with EAGAIN while writes are queued, which keeps the order. */
+  int w = uv_try_write(s, &b, 1);
+  if (w == (int)n) return;
+  if (w < 0 && w != UV_EAGAIN) {
+    close_conn(c);
+    return;
+  }
+  if (w > 0) {
+    p += w;
+    n -= (size_t)w;
+  }
+  write_t* req = malloc(sizeof *req + n);
+  if (req == NULL) {
+    close_conn(c);
+    return;
+  }
+  memcpy(req->data, p, n);
+  b = uv_buf_init(req->data, (unsigned)n);
+  if (uv_write(&req->req, s, &b, 1, on_write) != 0) {
+    free(req);
+    close_conn(c);
+    return;
+  }
+  if (uv_stream_get_write_queue_size(s) > HIGH_WATER) {
+    uv_read_stop(s);
+    c->paused = 1;
+  }
+}
+
+static void on_shutdown(uv_shutdown_t* req, int status) {
+  (void)status;
+  close_conn(req->handle->data);
+}
+
+static void on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf) {
+  conn_t* c = s->data;
+  if (nread > 0) {
+    echo(c, buf->base, (size_t)nread);
+  } else if (nread == UV_EOF) {
+    /* libuv has stopped reading; the shutdown waits for queued writes. */
+    if (uv_shutdown(&c->shutdown, s, on_shutdown) != 0) close_conn(c);
+  } else if (nread < 0) {
+    close_conn(c);
+  }
+}
+
+static void on_connection(uv_stream_t* server, int status) {
+  if (status < 0) {
+    accept_errors++;
+    return;
+  }
+  conn_t* c = malloc(sizeof *c);
+  if (c == NULL) {
+    fprintf(stderr, "echo_server: out of memory\n");
+    abort();
+  }
+  c->paused = 0;
+  uv_tcp_init(&loop, &c->tcp);
+  c->tcp.data = c;
+  if (uv_accept(server, (uv_stream_t*)&c->tcp) != 0) {
+    close_conn(c);
+    return;
+  }
+  accepted++;
+  uv_tcp_nodelay(&c->tcp, 1);
+  if (uv_read_start((uv_stream_t*)&c->tcp, on_alloc, on_read) != 0) close_conn(c);
+}
+
+/* Connections carry their conn_t in data and free it when closed. */
+static void close_any(uv_handle_t* h, void* arg) {
+  (void)arg;
+  if (!uv_is_closing(h)) uv_close(h, h->data != NULL ? on_close : NULL);
+}
+
+static void on_signal(uv_signal_t* w, int signum) {
+  (void)signum;
+  uv_walk(w->loop, close_any, NULL);
+}
+
+static int usage(const char* prog) {
+  fprintf(stderr, "usage: %s [--port N] [--host ADDR]\n", prog);
+  return 2;
+}
+
+/* Binds to ADDR:PORT (IPv4 or IPv6) and prints the address bound. */
+static int listen_on(const char* host, int port) {
+  struct sockaddr_storage ss;
+  char name[64];
+  int len = sizeof ss;
+  int r;
+  if (uv_ip4_addr(host, port, (struct sockaddr_in*)&ss) != 0 &&
+      uv_ip6_addr(host, port, (struct sockaddr_in6*)&ss) != 0) {
+    fprintf(stderr, "echo_server: bad address %s\n", host);
+    return UV_EINVAL;
+  }
+  if ((r = uv_tcp_init(&loop, &listener)) != 0 ||
+      (r = uv_tcp_bind(&listener, (struct sockaddr*)&ss, 0)) != 0 ||
+      (r = uv_listen((uv_stream_t*)&listener, SOMAXCONN, on_connection)) != 0 ||
+      (r = uv_tcp_getsockname(&listener, (struct sockaddr*)&ss, &len)) != 0) {
+    fprintf(stderr, "echo_server: %s:%d: %s\n", host, port, uv_strerror(r));
+    return r;
+  }
+  if (ss.ss_family == AF_INET6) {
+    struct sockaddr_in6* a = (struct sockaddr_in6*)&ss;
+    uv_ip6_name(a, name, sizeof name);
+    printf("listening on [%s]:%d\n", name, ntohs(a->sin6_port));
+  } else {
+    struct sockaddr_in* a = (struct sockaddr_in*)&ss;
+    uv_ip4_name(a, name, sizeof name);
+    printf("listening on %s:%d\n", name, ntohs(a->sin_port));
+  }
+  fflush(stdout);
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  const char* host = "127.0.0.1";
+  int port = 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
+      char* end;
+      long v = strtol(argv[++i], &end, 10);
+      if (*end != '\0' || v < 0 || v > 65535) return usage(argv[0]);
+      port = (int)v;
+    } else if (strcmp(argv[i], "--host") == 0 && i + 1 < argc) {
+      host = argv[++i];
+    } else {
+      return usage(argv[0]);
+    }
+  }
+  /* A write to a peer that reset the connection must fail with EPIPE,
+   * not kill the process: libuv leaves SIGPIPE to the program. */
+  signal(SIGPIPE, SIG_IGN);
+  if (uv_loop_init(&loop) != 0) return 1;
+  int status = listen_on(host, port) == 0 ? 0 : 1;
+  if (status == 0) {
+    uv_signal_init(&loop, &sigint_watcher);
+    uv_signal_init(&loop, &sigterm_watcher);
+    uv_signal_start(&sigint_watcher, on_signal, SIGINT);
+    uv_signal_start(&sigterm_watcher, on_signal, SIGTERM);
+    uv_run(&loop, UV_RUN_DEFAULT);
+  } else {
+    uv_walk(&loop, close_any, NULL);
+    uv_run(&loop, UV_RUN_DEFAULT);
+  }
+  if (uv_loop_close(&loop) != 0) {
+    fprintf(stderr, "echo_server: loop not closed cleanly\n");
+    status = 1;
+  }
+  fprintf(stderr, "echo_server: %llu connections, %llu accept errors\n", accepted, accept_errors);
+  return status;
+}
