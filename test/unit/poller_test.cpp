@@ -1,0 +1,148 @@
+// detail::poller: unwatching an fd while a batch of events is being
+// dispatched blanks that fd's events, so that a callback closing an fd
+// (whose number a new watcher may take at once) cannot pass a stale event on.
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "phaseloop/detail/poller.hpp"
+
+namespace {
+
+using phaseloop::detail::io_event;
+using phaseloop::detail::io_readable;
+using phaseloop::detail::io_watcher;
+using phaseloop::detail::poller;
+
+struct socket_pair {
+  int fd[2] = {-1, -1};
+  socket_pair() { EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fd), 0); }
+  ~socket_pair() { close_all(); }
+  void close_all() {
+    for (int& f : fd)
+      if (f >= 0) {
+        ::close(f);
+        f = -1;
+      }
+  }
+};
+
+void no_failure(io_watcher&, int err, void*) { ADD_FAILURE() << "watch refused: " << err; }
+
+TEST(poller, unwatch_blanks_only_that_fds_event_in_the_batch) {
+  poller p;
+  ASSERT_EQ(p.open(), 0);
+  socket_pair a, b, c;
+  io_watcher wa, wb, wc;
+  wa.fd = a.fd[0];
+  wb.fd = b.fd[0];
+  wc.fd = c.fd[0];
+  for (io_watcher* w : {&wa, &wb, &wc}) ASSERT_EQ(p.watch(*w, io_readable), 0);
+  p.flush(no_failure, nullptr);
+  for (socket_pair* s : {&a, &b, &c}) ASSERT_EQ(::write(s->fd[1], "x", 1), 1);
+
+  io_event events[8];
+  const int n = p.wait(1000, events, 8, false);
+  ASSERT_EQ(n, 3);
+  p.unwatch(wb, io_readable);
+  p.unwatch(wb, io_readable);  // a second unwatch changes nothing
+  int blank = 0, seen_a = 0, seen_c = 0;
+  for (int i = 0; i < n; i++) {
+    if (events[i].fd == -1) blank++;
+    if (events[i].fd == a.fd[0]) seen_a++;
+    if (events[i].fd == c.fd[0]) seen_c++;
+  }
+  EXPECT_EQ(blank, 1);
+  EXPECT_EQ(seen_a, 1);
+  EXPECT_EQ(seen_c, 1);
+  p.end_batch();
+
+  // Outside a batch, unwatching touches no event array.
+  p.unwatch(wa, io_readable);
+  p.unwatch(wc, io_readable);
+  EXPECT_EQ(p.count(), 0u);
+  p.close();
+}
+
+TEST(poller, fd_number_reused_inside_the_batch_gets_no_stale_event) {
+  poller p;
+  ASSERT_EQ(p.open(), 0);
+  socket_pair a, b;
+  io_watcher wa, wb;
+  wa.fd = a.fd[0];
+  wb.fd = b.fd[0];
+  ASSERT_EQ(p.watch(wa, io_readable), 0);
+  ASSERT_EQ(p.watch(wb, io_readable), 0);
+  p.flush(no_failure, nullptr);
+  ASSERT_EQ(::write(a.fd[1], "x", 1), 1);
+  ASSERT_EQ(::write(b.fd[1], "x", 1), 1);
+
+  io_event events[8];
+  const int n = p.wait(1000, events, 8, false);
+  ASSERT_EQ(n, 2);
+  // As a callback would: unwatch and close b, then open a new fd, which
+  // takes b's number, and watch it.
+  const int old_fd = b.fd[0];
+  p.unwatch(wb, io_readable);
+  b.close_all();
+  socket_pair fresh;
+  ASSERT_EQ(fresh.fd[0], old_fd) << "the kernel hands out the lowest free fd";
+  io_watcher wf;
+  wf.fd = fresh.fd[0];
+  ASSERT_EQ(p.watch(wf, io_readable), 0);
+  for (int i = 0; i < n; i++) EXPECT_NE(events[i].fd, old_fd);
+  p.end_batch();
+
+  p.unwatch(wa, io_readable);
+  p.unwatch(wf, io_readable);
+  p.close();
+}
+
+TEST(poller, fd_reported_twice_is_blanked_twice) {
+  // A registration outlives close() when the file stays open through a
+  // dup: the kernel keeps reporting it under the old fd number, which a new
+  // registration may share. One batch then holds that number twice.
+  poller p;
+  ASSERT_EQ(p.open(), 0);
+  socket_pair a;
+  const int keep = ::dup(a.fd[0]);
+  ASSERT_GE(keep, 0);
+  io_watcher wa;
+  wa.fd = a.fd[0];
+  ASSERT_EQ(p.watch(wa, io_readable), 0);
+  p.flush(no_failure, nullptr);
+  const int num = a.fd[0];
+  ::close(a.fd[0]);
+  a.fd[0] = -1;
+  p.unwatch(wa, io_readable);  // its EPOLL_CTL_DEL fails: the fd is closed
+
+  socket_pair b;
+  if (b.fd[0] != num) {
+    ::close(keep);
+    p.close();
+    GTEST_SKIP() << "fd " << num << " was not reused";
+  }
+  io_watcher wb;
+  wb.fd = b.fd[0];
+  ASSERT_EQ(p.watch(wb, io_readable), 0);
+  p.flush(no_failure, nullptr);
+  ASSERT_EQ(::write(a.fd[1], "x", 1), 1);
+  ASSERT_EQ(::write(b.fd[1], "x", 1), 1);
+
+  io_event events[8];
+  const int n = p.wait(1000, events, 8, false);
+  ASSERT_EQ(n, 2);
+  EXPECT_EQ(events[0].fd, num);
+  EXPECT_EQ(events[1].fd, num);
+  p.unwatch(wb, io_readable);
+  EXPECT_EQ(events[0].fd, -1);
+  EXPECT_EQ(events[1].fd, -1);
+  p.end_batch();
+
+  ::close(keep);  // the last reference: the kernel drops the old registration
+  p.close();
+}
+
+}  // namespace
