@@ -26,13 +26,14 @@
  * OUT_LIMIT bytes and never delays the others.
  */
 
-#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uv.h>
+
+#include "server_main.h" /* command line, listening, stopping on signals */
 
 #define READ_SIZE 16384
 #define LINE_MAX_ 1024
@@ -66,12 +67,10 @@ typedef struct {
 } write_t;
 
 static uv_loop_t loop;
-static uv_tcp_t listener;
-static uv_signal_t sigint_watcher, sigterm_watcher;
+static server_t srv; /* see server_main.h */
 static client_t* room_first;
 static client_t* room_last;
 static unsigned next_guest = 1;
-static int stopping;
 
 static void msg_release(msg_t* m) {
   if (--m->refs == 0) free(m);
@@ -102,7 +101,7 @@ static void broadcast(msg_t* m, client_t* except);
 
 static void on_close(uv_handle_t* h) {
   client_t* c = h->data;
-  if (c->in_room && !stopping) {
+  if (c->in_room && !srv.stopping) {
     msg_t* m = msg_new("* %s left\n", c->name);
     broadcast(m, NULL);
     msg_release(m);
@@ -294,87 +293,18 @@ static void on_connection(uv_stream_t* server, int status) {
 
 /* ---- start and stop -------------------------------------------------------- */
 
-/* Clients carry their client_t in data. */
-static void close_any(uv_handle_t* h, void* arg) {
-  (void)arg;
-  if (h->data != NULL) drop(h->data);
-  else if (!uv_is_closing(h)) uv_close(h, NULL);
-}
-
-static void on_signal(uv_signal_t* w, int signum) {
-  (void)signum;
-  stopping = 1;
-  uv_walk(w->loop, close_any, NULL);
-}
-
-static int usage(const char* prog) {
-  fprintf(stderr, "usage: %s [--port N] [--host ADDR]\n", prog);
-  return 2;
-}
-
-/* Binds to ADDR:PORT (IPv4 or IPv6) and prints the address bound. */
-static int listen_on(const char* host, int port) {
-  struct sockaddr_storage ss;
-  char name[64];
-  int len = sizeof ss;
-  int r;
-  if (uv_ip4_addr(host, port, (struct sockaddr_in*)&ss) != 0 &&
-      uv_ip6_addr(host, port, (struct sockaddr_in6*)&ss) != 0) {
-    fprintf(stderr, "chat_server: bad address %s\n", host);
-    return UV_EINVAL;
-  }
-  if ((r = uv_tcp_init(&loop, &listener)) != 0 ||
-      (r = uv_tcp_bind(&listener, (struct sockaddr*)&ss, 0)) != 0 ||
-      (r = uv_listen((uv_stream_t*)&listener, SOMAXCONN, on_connection)) != 0 ||
-      (r = uv_tcp_getsockname(&listener, (struct sockaddr*)&ss, &len)) != 0) {
-    fprintf(stderr, "chat_server: %s:%d: %s\n", host, port, uv_strerror(r));
-    return r;
-  }
-  if (ss.ss_family == AF_INET6) {
-    struct sockaddr_in6* a = (struct sockaddr_in6*)&ss;
-    uv_ip6_name(a, name, sizeof name);
-    printf("listening on [%s]:%d\n", name, ntohs(a->sin6_port));
-  } else {
-    struct sockaddr_in* a = (struct sockaddr_in*)&ss;
-    uv_ip4_name(a, name, sizeof name);
-    printf("listening on %s:%d\n", name, ntohs(a->sin_port));
-  }
-  fflush(stdout);
-  return 0;
+/* server_main.h stops the server with this: it calls it for every
+ * client (a handle whose data is set) when SIGINT or SIGTERM comes, after
+ * setting srv.stopping, so that nobody is told who left. */
+static void stop_client(void* c) {
+  drop(c);
 }
 
 int main(int argc, char** argv) {
-  const char* host = "127.0.0.1";
-  int port = 0;
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
-      char* end;
-      long v = strtol(argv[++i], &end, 10);
-      if (*end != '\0' || v < 0 || v > 65535) return usage(argv[0]);
-      port = (int)v;
-    } else if (strcmp(argv[i], "--host") == 0 && i + 1 < argc) {
-      host = argv[++i];
-    } else {
-      return usage(argv[0]);
-    }
-  }
-  /* A write to a peer that reset the connection must fail with EPIPE,
-   * not kill the process: libuv leaves SIGPIPE to the program. */
-  signal(SIGPIPE, SIG_IGN);
+  srv.name = "chat_server";
+  srv.on_connection = on_connection;
+  srv.close_conn = stop_client;
+  if (server_parse_args(&srv, argc, argv) != 0) return 2;
   if (uv_loop_init(&loop) != 0) return 1;
-  int status = listen_on(host, port) == 0 ? 0 : 1;
-  if (status == 0) {
-    uv_signal_init(&loop, &sigint_watcher);
-    uv_signal_init(&loop, &sigterm_watcher);
-    uv_signal_start(&sigint_watcher, on_signal, SIGINT);
-    uv_signal_start(&sigterm_watcher, on_signal, SIGTERM);
-  } else {
-    uv_walk(&loop, close_any, NULL);
-  }
-  uv_run(&loop, UV_RUN_DEFAULT);
-  if (uv_loop_close(&loop) != 0) {
-    fprintf(stderr, "chat_server: loop not closed cleanly\n");
-    status = 1;
-  }
-  return status;
+  return server_run(&srv, &loop);
 }
