@@ -4,7 +4,10 @@
 # that bench/run.sh built (bench/build/bench_X.{libuv,phaseloop}) with a
 # small workload and prints libuv's count, phaseloop's, and libuv/phaseloop
 # (> 1 means phaseloop executes fewer instructions).
-# Usage: bench/callgrind.sh [loop_count|timers|...]   (default: loop_count timers)
+# Usage: bench/callgrind.sh [loop_count|timers|ping_pongs|pump|pound ...]
+#        (default: loop_count timers)
+# The network benchmarks count only inside uv_run(): their set-up (sockets,
+# the dynamic linker) would otherwise weigh as much as the loop's work.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$here/build
@@ -14,6 +17,15 @@ arg_for() {
   case $1 in
     loop_count) echo 200000 ;;
     timers) echo 100000 ;;
+    ping_pongs) echo 10000 ;;
+    pump) echo 64 ;;
+    pound) echo 2000 ;;
+    *) echo "" ;;
+  esac
+}
+collect_for() {
+  case $1 in
+    ping_pongs | pump | pound) echo --toggle-collect=uv_run ;;
     *) echo "" ;;
   esac
 }
@@ -25,7 +37,7 @@ for b in "$@"; do
     bin=$dir/bench_$b.$v
     [ -x "$bin" ] || { echo "callgrind.sh: $bin missing: run 'make bench' first" >&2; exit 1; }
     # shellcheck disable=SC2046
-    valgrind --tool=callgrind --callgrind-out-file="$tmp/out.$v" "$bin" $(arg_for "$b") >/dev/null 2>"$tmp/err.$v"
+    valgrind --tool=callgrind $(collect_for "$b") --callgrind-out-file="$tmp/out.$v" "$bin" $(arg_for "$b") >/dev/null 2>"$tmp/err.$v"
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/err.$v" > "$tmp/ir.$v"
   done
   l=$(cat "$tmp/ir.libuv")

@@ -33,7 +33,8 @@ usage: bench/run.sh [options] [bench ...]
       --quick      much smaller workloads (smoke test, numbers not meaningful)
   -h, --help       this text
 
-bench names: loop_count timers async queue_work (default: all)
+bench names: loop_count timers async queue_work ping_pongs pump pound
+(default: all)
 EOF
 }
 
@@ -64,7 +65,7 @@ case "$repeat" in
   ''|*[!0-9]*|0) echo "run.sh: --repeat needs a positive integer" >&2; exit 2 ;;
 esac
 
-all_benches=(loop_count timers async queue_work)
+all_benches=(loop_count timers async queue_work ping_pongs pump pound)
 if [ ${#selected[@]} -eq 0 ]; then
   selected=("${all_benches[@]}")
 fi
@@ -80,6 +81,9 @@ bench_args() {
       timers)     echo 50000 ;;
       async)      echo 5000 ;;
       queue_work) echo "5000 50000" ;;
+      ping_pongs) echo 2000 ;;
+      pump)       echo 16 ;;
+      pound)      echo 1000 ;;
     esac
   fi
 }
