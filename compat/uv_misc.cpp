@@ -38,7 +38,6 @@ const char* uv_version_string(void) {
 #undef PHASELOOP_STR2
 }
 
-int uv_kill(int pid, int signum) { return kill(pid, signum) == 0 ? 0 : -errno; }
 uv_pid_t uv_os_getpid(void) { return getpid(); }
 uv_pid_t uv_os_getppid(void) { return getppid(); }
 

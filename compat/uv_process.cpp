@@ -67,6 +67,7 @@ int uv_spawn(uv_loop_t* loop, uv_process_t* handle, const uv_process_options_t* 
 }
 
 int uv_process_kill(uv_process_t* process, int signum) { return as<pl::process>(process).kill(signum); }
+int uv_kill(int pid, int signum) { return pl::kill(pid, signum); }
 
 uv_pid_t uv_process_get_pid(const uv_process_t* process) { return process->pid; }
 
