@@ -1,0 +1,142 @@
+#!/bin/sh
+# compare.sh -- check one scenario: real headless Chromium vs
+# `phaseloop run --mode=browser`.
+#
+# Usage: compare.sh [ignored args...] SCENARIO.js
+#
+# The scenario's first line must be "// oracle: browser". Real Chromium runs
+# it through chromium.js (see there: a blank page on 127.0.0.1, the scenario
+# inserted as a script once the page has loaded, console.log lines collected
+# until the line END) and
+#   $PHASELOOP_BIN run --mode=browser SCENARIO.js
+# runs it in a fresh scratch directory, each under a timeout. Their stdout
+# must be byte-identical and both must exit 0. stderr is not compared; it is
+# shown when a check fails.
+#
+# Until phaseloop has a browser mode:
+#   ORACLE_ONLY=1  run Chromium only, print its output, exit 0;
+#   and when phaseloop rejects --mode=browser ("unknown mode"), the same
+#   output is printed but the exit status is 77 (automake's SKIP), so a
+#   wired-up suite cannot pass without comparing anything.
+#
+# Environment:
+#   PHASELOOP_BIN                 phaseloop binary (default <repo>/build/phaseloop)
+#   PHASELOOP_CHROMIUM            the browser (default /usr/bin/chromium)
+#   PHASELOOP_BROWSER_ORACLE_DIR  where playwright-core is (default <repo>/.oracle/browser)
+#   PHASELOOP_ORACLE_TIMEOUT      seconds per program run (default 60)
+#   PHASELOOP_BROWSER_TIMEOUT_MS  cap on a scenario reaching END in Chromium (default 10000)
+#   PHASELOOP_ORACLE_KEEP=1       keep the scratch directory and print its path
+#
+# Exit status: 0 match (or ORACLE_ONLY=1 and Chromium ran the scenario); 1 a
+# mismatch, a failure or timeout in Chromium or phaseloop, a bad header, or a
+# missing oracle or phaseloop binary; 77 phaseloop has no browser mode.
+# Usable as an automake LOG_COMPILER: the scenario is the last argument.
+
+set -u
+
+if [ $# -lt 1 ]; then
+  echo "usage: $0 SCENARIO.js" >&2
+  exit 2
+fi
+for scenario in "$@"; do :; done
+
+oracle_lib_dir=$(cd "$(dirname "$0")" && pwd)
+. "$oracle_lib_dir/lib.sh"
+
+if [ ! -f "$scenario" ]; then
+  echo "FAIL: no such scenario: $scenario"
+  exit 1
+fi
+scenario=$(oracle_abs "$scenario")
+name=$(basename "$scenario" .js)
+
+if ! why=$(oracle_header "$scenario"); then
+  echo "FAIL $name: $why"
+  exit 1
+fi
+if ! why=$(oracle_check); then
+  echo "FAIL $name: $why"
+  exit 1
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/phaseloop-browser-oracle.XXXXXX") || exit 1
+cleanup() {
+  if [ -n "${PHASELOOP_ORACLE_KEEP:-}" ]; then
+    echo "compare.sh: scratch directory kept: $work"
+  else
+    rm -rf "$work"
+  fi
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+# describe STATUS: how a run ended, for messages.
+describe() {
+  case $1 in
+    0) echo "exit 0" ;;
+    124) echo "timed out after ${oracle_timeout}s" ;;
+    13[0-9] | 14[0-9] | 15[0-9]) echo "exit $1 (signal $(($1 - 128)))" ;;
+    *) echo "exit $1" ;;
+  esac
+}
+
+# show LABEL FILE: print a captured stream, indented.
+show() {
+  echo "--- $1 ---"
+  if [ -s "$2" ]; then sed 's/^/  /' "$2"; else echo "  (empty)"; fi
+}
+
+mkdir -p "$work/chromium" "$work/phaseloop"
+oracle_chromium_run "$work/chromium" "$work/chromium.out" "$work/chromium.err" "$scenario"
+chromium_rc=$?
+if [ "$chromium_rc" -ne 0 ]; then
+  echo "FAIL $name: real Chromium $(describe "$chromium_rc"); the scenario or the oracle is broken"
+  show "chromium stdout" "$work/chromium.out"
+  show "chromium stderr" "$work/chromium.err"
+  exit 1
+fi
+
+if [ -n "${ORACLE_ONLY:-}" ]; then
+  cat "$work/chromium.out"
+  echo "ORACLE-ONLY $name (real Chromium only; phaseloop not run)"
+  exit 0
+fi
+
+phaseloop=${PHASELOOP_BIN:-$oracle_repo/build/phaseloop}
+case $phaseloop in
+  */*) ;;
+  *) phaseloop=$(command -v "$phaseloop" || echo "$phaseloop") ;;
+esac
+if [ ! -x "$phaseloop" ]; then
+  echo "FAIL $name: phaseloop binary not found or not executable: $phaseloop (set PHASELOOP_BIN)"
+  exit 1
+fi
+
+oracle_run "$work/phaseloop" "$work/pl.out" "$work/pl.err" \
+  "$phaseloop" run --mode=browser "$scenario"
+pl_rc=$?
+
+if [ "$pl_rc" -eq 2 ] && grep -q "unknown mode" "$work/pl.err"; then
+  cat "$work/chromium.out"
+  echo "SKIP $name: phaseloop rejects --mode=browser ($(head -n 1 "$work/pl.err")); real Chromium's output is above"
+  exit 77
+fi
+
+ok=1
+if ! cmp -s "$work/chromium.out" "$work/pl.out"; then
+  ok=0
+  echo "FAIL $name: stdout differs from real Chromium"
+  diff -u --label "chromium/$name.js stdout" \
+    --label "phaseloop --mode=browser $name.js stdout" \
+    "$work/chromium.out" "$work/pl.out"
+fi
+if [ "$pl_rc" -ne 0 ]; then
+  ok=0
+  echo "FAIL $name: phaseloop $(describe "$pl_rc") (real Chromium printed END and finished)"
+fi
+if [ "$ok" -eq 0 ]; then
+  show "phaseloop --mode=browser stderr" "$work/pl.err"
+  exit 1
+fi
+echo "PASS $name (matches real Chromium)"
+exit 0
