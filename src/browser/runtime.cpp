@@ -605,13 +605,14 @@ void message_port::close() noexcept {
   other_ = nullptr;
 }
 
-void message_port::post_message(void* message) {
+bool message_port::post_message(void* message) {
   message_port* to = other_;
-  if (to == nullptr) return;  // closed or disentangled: dropped
+  if (to == nullptr) return false;  // closed or disentangled: dropped
   to->inbox_.push_back(message);
   if (to->started_) {
     rt_->enqueue_(source::posted_message, {[](void* p) { static_cast<message_port*>(p)->deliver_(); }, to});
   }
+  return true;
 }
 
 void message_port::deliver_() {

@@ -34,11 +34,13 @@ void dom_timer::start(callback cb, double ms, bool repeat) noexcept {
   if (!(ms > 0)) ms = 0;
   int level = rt_->nesting_for_new_timer_();
   if (rt_->opts_.timers == timer_rules::chromium) {
-    // dom_timer.cc: the level is incremented before the test, and the test
-    // is >= 5 (crbug.com/1108877); setInterval keeps the historical 1 ms
-    // minimum, setTimeout does not (SetTimeoutWithoutClamp).
+    // The clamp starts where the standard's does: a timer made at a level
+    // > 5 (test/oracle/browser 008-010 show it in Chromium 156; the level
+    // Blink's source compares, already incremented, is one more than the
+    // standard's). setInterval keeps the historical 1 ms minimum,
+    // setTimeout does not.
+    if (level > max_nesting_level && ms < min_nested_delay) ms = min_nested_delay;
     level = next_level(level);
-    if (level >= max_nesting_level && ms < min_nested_delay) ms = min_nested_delay;
     if (repeat && ms < 1) ms = 1;
   } else {
     // HTML timer initialization steps 10-13: test (> 5), then increment.
@@ -100,14 +102,15 @@ void runtime::fire_timer_(dom_timer& t) {
   if (t.repeat_ && chromium) {
     // Blink re-arms a repeating timer before running it, drift-free (the
     // next multiple of the interval after now, counted from the due time),
-    // and raises the level at each run: at level 5 the interval grows to
-    // 4 ms, the next run moving by the same amount.
+    // and raises the level at each run: the run at level 6 grows the
+    // interval to 4 ms (the 7th run is the first clamped, oracle 010), the
+    // next run moving by the same amount.
     double next = t.due_ + (std::floor((start - t.due_) / t.delay_) + 1) * t.delay_;
-    t.level_ = next_level(t.level_);
-    if (t.level_ == max_nesting_level && t.delay_ < min_nested_delay) {
+    if (t.level_ > max_nesting_level && t.delay_ < min_nested_delay) {
       next += min_nested_delay - t.delay_;
       t.delay_ = min_nested_delay;
     }
+    t.level_ = next_level(t.level_);
     schedule_timer_(t, next);
   } else {
     // A one-shot timer is done before it runs: its callback may free it.

@@ -211,10 +211,10 @@ std::vector<long> nested_chain_times(pb::timer_rules rules, bool through_microta
 }
 
 TEST(Browser, NestedTimerClampChromium) {
-  // Blink: the 5th nested setTimeout(0) (level >= 5 after incrementing) is
-  // raised to 4 ms; setTimeout(0) itself is not raised to 1 ms.
+  // Chromium 156 (oracle 008, 009): a timer made at level > 5 -- the 7th
+  // of the chain -- is raised to 4 ms; setTimeout(0) is not raised to 1 ms.
   EXPECT_EQ(nested_chain_times(pb::timer_rules::chromium, false),
-            (std::vector<long>{0, 0, 0, 0, 4, 8, 12, 16}));
+            (std::vector<long>{0, 0, 0, 0, 0, 0, 4, 8}));
 }
 
 TEST(Browser, NestedTimerClampSpec) {
@@ -227,7 +227,7 @@ TEST(Browser, NestingLevelThroughMicrotasks) {
   // Chromium keeps the level while the timer's microtasks run; in the
   // spec the microtask is the running task, so the chain is not nested.
   EXPECT_EQ(nested_chain_times(pb::timer_rules::chromium, true),
-            (std::vector<long>{0, 0, 0, 0, 4, 8, 12, 16}));
+            (std::vector<long>{0, 0, 0, 0, 0, 0, 4, 8}));
   EXPECT_EQ(nested_chain_times(pb::timer_rules::spec, true),
             (std::vector<long>{0, 0, 0, 0, 0, 0, 0, 0}));
 }
@@ -247,8 +247,8 @@ std::vector<long> interval_times(pb::timer_rules rules) {
 
 TEST(Browser, IntervalClamp) {
   // Chromium: setInterval keeps the 1 ms minimum; each run raises the
-  // level; at level 5 the interval becomes 4 ms.
-  EXPECT_EQ(interval_times(pb::timer_rules::chromium), (std::vector<long>{1, 2, 3, 4, 8, 12, 16, 20}));
+  // level; from level 6 the interval becomes 4 ms.
+  EXPECT_EQ(interval_times(pb::timer_rules::chromium), (std::vector<long>{1, 2, 3, 4, 5, 6, 10, 14}));
   // HTML: each run re-runs the initialization steps one level deeper.
   EXPECT_EQ(interval_times(pb::timer_rules::spec), (std::vector<long>{0, 0, 0, 0, 0, 0, 4, 8}));
 }

@@ -1,5 +1,6 @@
-// `phaseloop compare`: run one script in several Node modes, show the
-// outputs side by side, and name the rule behind the first divergence.
+// `phaseloop compare`: run one script in several modes (Node's and the
+// browser's), show the outputs side by side, and name the rule behind the
+// first divergence.
 //
 // Each mode runs in a child process (this program, `run --annotate=3`),
 // whose stdout, stderr and provenance records (trace.cpp) go to memory
@@ -39,7 +40,7 @@ struct record {
 };
 
 struct run_result {
-  node::mode mode;
+  target mode;
   int status = 0;       // exit status, or -signal
   bool ran = false;     // the child could be started
   std::vector<std::string> lines;
@@ -99,7 +100,7 @@ bool run_child(run_result& r, const std::string& file, const std::vector<std::st
     return false;
   }
   const std::string exe = self_exe();
-  const std::string mode = std::string("--mode=") + node::mode_name(r.mode);
+  const std::string mode = std::string("--mode=") + r.mode.name();
   std::vector<std::string> argv_s = {exe, "run", mode, "--annotate=3", "--", file};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -163,9 +164,16 @@ bool run_child(run_result& r, const std::string& file, const std::vector<std::st
 
 bool is_drained(const std::string& kind) { return kind == "tick" || kind == "microtask"; }
 
+// A browser run's steps (window_trace.cpp) in place of loop phases.
+bool browser_step(const std::string& phase) {
+  return phase == "task" || phase == "rendering" || phase == "idle-callback" || phase == "idle-period";
+}
+
 std::string where(const record& r) {
   if (r.phase == "main") return "in the main script";
   if (r.phase == "-") return "after the loop";
+  if (r.phase == "rendering") return "in rendering update " + std::to_string(r.iteration) + " (a step of the page)";
+  if (browser_step(r.phase)) return "in " + r.phase + " " + std::to_string(r.iteration) + " of the page";
   return "in the " + r.phase + " phase of iteration " + std::to_string(r.iteration);
 }
 
@@ -176,8 +184,10 @@ std::string describe(const record& r, bool with_where) {
     s = "printed \"" + r.line + "\"";
     if (r.kind == "main") {
       s += " from the main script";
+    } else if (r.kind == "script") {
+      s += " from the script";
     } else if (r.kind != "-" && r.kind != "native") {
-      s += " from " + r.kind + " #" + std::to_string(r.id);
+      s += " from " + r.kind + (r.id != 0 ? " #" + std::to_string(r.id) : "");
     } else if (r.label != "-") {
       s += " from native callback \"" + r.label + "\"";
     }
@@ -193,6 +203,12 @@ std::string end_of(const run_result& r) {
     if (x.kind == "rejection") return "stopped on an unhandled rejection (" + x.what + ")";
   }
   if (r.status < 0) return "was killed by signal " + std::to_string(-r.status);
+  for (const record& x : r.ends) {
+    // The browser reports an error and goes on; its status says so at the end.
+    if (x.kind == "error" || x.kind == "unhandled-rejection") {
+      return "reported \"Uncaught " + x.what + "\" and ended with status " + std::to_string(r.status);
+    }
+  }
   return "ended with status " + std::to_string(r.status);
 }
 
@@ -202,13 +218,16 @@ bool same_step(const record& a, const record& b) {
   return a.kind == b.kind && a.id == b.id;
 }
 
-const char* name(node::mode m) { return node::mode_name(m); }
+const char* name(const target& m) { return m.name(); }
+
+// True when `t` is the Node mode `m`.
+bool is(const target& t, node::mode m) { return !t.browser && t.mode == m; }
 
 // A rule about how a run ended, when the two runs ended differently.
 std::string ending_rule(const run_result& ended) {
   for (const record& x : ended.ends) {
     if (x.kind == "uncaught" && x.what.find("queueMicrotask") != std::string::npos &&
-        ended.mode == node::mode::node10) {
+        is(ended.mode, node::mode::node10)) {
       return "queueMicrotask does not exist in node10; it came with Node 11.";
     }
     if (x.kind == "rejection") {
@@ -232,9 +251,62 @@ std::string also(const run_result& a, const run_result& b) {
   return s;
 }
 
+// The n-th output line's record, if the run wrote one.
+const record* line_record(const run_result& r, std::size_t n) {
+  for (const record& rec : r.records) {
+    if (rec.type == 'L' && n-- == 0) return &rec;
+  }
+  return nullptr;
+}
+
+// "printed "x" from setTimeout #2 in task 3 of the page".
+std::string printed(const run_result& r, std::size_t n) {
+  if (const record* rec = line_record(r, n)) return describe(*rec, true);
+  return "printed \"" + r.lines[n] + "\"";
+}
+
+// A Node mode against the browser: their steps have different names, so
+// the lines are compared, each with where it came from.
+std::string explain_browser(const run_result& a, const run_result& b) {
+  std::size_t k = 0;
+  while (k < a.lines.size() && k < b.lines.size() && a.lines[k] == b.lines[k]) k++;
+  std::string s;
+  const std::string an = name(a.mode), bn = name(b.mode);
+  if (k < a.lines.size() && k < b.lines.size()) {
+    s = "at line " + std::to_string(k + 1) + ", " + an + " " + printed(a, k) + ", while " + bn + " " +
+        printed(b, k) + ".";
+  } else if (k < a.lines.size() || k < b.lines.size()) {
+    const run_result& longer = k < a.lines.size() ? a : b;
+    const run_result& shorter = k < a.lines.size() ? b : a;
+    s = std::string(name(shorter.mode)) + " " + end_of(shorter) + " after " + std::to_string(k) + " line" +
+        (k == 1 ? "" : "s") + ", where " + name(longer.mode) + " " + printed(longer, k) + ".";
+  } else {
+    s = "Same output, but " + an + " " + end_of(a) + " and " + bn + " " + end_of(b) + ".";
+  }
+  // A global one side lacks.
+  for (const run_result* r : {&a, &b}) {
+    for (const record& x : r->ends) {
+      const std::size_t at = x.what.find(" is not defined");
+      if ((x.kind != "uncaught" && x.kind != "error") || at == std::string::npos) continue;
+      std::size_t from = x.what.rfind(' ', at - 1);
+      from = from == std::string::npos ? 0 : from + 1;
+      const std::string global = x.what.substr(from, at - from);
+      s += "\nRule: " + global + (r->mode.browser ? " is Node's; a browser window has none."
+                                                 : " belongs to the browser; Node has none.");
+    }
+  }
+  return s + "\nRule: a browser is not Node. It runs one task at a time from its task queues (timers "
+             "and posted messages in the order they were queued), performs a microtask checkpoint "
+             "after every task and every callback, and between tasks updates the rendering "
+             "(requestAnimationFrame callbacks, every 16.7 ms) or runs idle callbacks. Node runs "
+             "libuv's phases (timers, poll, check, close) and has process.nextTick and setImmediate. "
+             "`phaseloop run --trace --mode=browser` shows the browser's steps.";
+}
+
 // The explanation of where runs `a` and `b` first part; empty if they agree.
 std::string explain(const run_result& a, const run_result& b) {
   if (a.lines == b.lines && a.status == b.status) return {};
+  if (a.mode.browser != b.mode.browser) return explain_browser(a, b);
   const std::size_t n = std::min(a.records.size(), b.records.size());
   std::size_t k = 0;
   while (k < n && same_step(a.records[k], b.records[k])) k++;
@@ -287,7 +359,7 @@ std::string explain(const run_result& a, const run_result& b) {
       bmode = &b;
       dmode = &a;
     }
-    if (batched != nullptr && bmode->mode == node::mode::node10) {
+    if (batched != nullptr && is(bmode->mode, node::mode::node10)) {
       const std::string other = name(dmode->mode);
       if (batched->kind == "timeout") {
         return s + "\nRule: node10 runs every expired timer of one list (same delay) in one native "
@@ -300,14 +372,14 @@ std::string explain(const run_result& a, const run_result& b) {
     }
     // Different timeouts at the same step, one of them unref'd: Node 10
     // moved it out of its list.
-    const bool a10 = a.mode == node::mode::node10, b10 = b.mode == node::mode::node10;
+    const bool a10 = is(a.mode, node::mode::node10), b10 = is(b.mode, node::mode::node10);
     const auto unrefd = [](const record& r) { return r.what.find("unref'd") != std::string::npos; };
     if (ra.kind == "timeout" && rb.kind == "timeout" && a10 != b10 && (unrefd(ra) || unrefd(rb))) {
       return s + "\nRule: node10 moves an unref'd timer out of its list onto a libuv timer of its "
                  "own, so it runs after the timers of its old list that are due with it; node11 and "
                  "later only drop its reference, and it keeps its place in the list.";
     }
-    const bool a_new = a.mode == node::mode::current, b_new = b.mode == node::mode::current;
+    const bool a_new = is(a.mode, node::mode::current), b_new = is(b.mode, node::mode::current);
     if (a_new != b_new && ra.phase != rb.phase && (ra.phase == "timers" || rb.phase == "timers")) {
       const std::string newer = a_new ? an : bn, older = a_new ? bn : an;
       return s + "\nRule: " + newer + " (libuv >= 1.45) runs the timers phase after the check and "
@@ -352,10 +424,10 @@ std::string fit(const std::string& s, std::size_t w) {
 
 }  // namespace
 
-int compare_modes(const std::vector<node::mode>& modes, const std::string& file,
+int compare_modes(const std::vector<target>& modes, const std::string& file,
                   const std::vector<std::string>& args) {
   std::vector<run_result> runs;
-  for (node::mode m : modes) {
+  for (const target& m : modes) {
     run_result r;
     r.mode = m;
     if (!run_child(r, file, args)) return 2;

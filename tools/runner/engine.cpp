@@ -91,7 +91,7 @@ engine::engine(phaseloop::loop& l, const run_options& o, std::string source)
   rt_.emplace(l, o.mode);
   if (o.trace || o.annotate_fd >= 0) {
     tracker_ = std::make_unique<tracker>(*this, out_, o.trace, o.annotate_fd);
-    out_.set_tracker(tracker_.get());
+    out_.set_listener(tracker_.get());
     l.add_hook(*tracker_);
     rt_->set_observer(tracker_.get());
   }
@@ -135,7 +135,7 @@ engine::~engine() {
     tracker_->finish();
     loop_->remove_hook(*tracker_);
     rt_->set_observer(nullptr);
-    out_.set_tracker(nullptr);
+    out_.set_listener(nullptr);
   }
   if (cx_ == nullptr) {
     rt_.reset();

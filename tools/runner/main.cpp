@@ -21,15 +21,16 @@
 namespace {
 
 using phaseloop::node::mode;
+using phaseloop::runner::target;
 
 const char usage_text[] =
-    "usage: phaseloop run [--mode=node10|node11|node] [--trace] [--expose-gc] FILE.js [ARGS...]\n"
-    "       phaseloop compare [--modes=node10,node11,node] FILE.js [ARGS...]\n"
+    "usage: phaseloop run [--mode=node10|node11|node|browser] [--trace] [--expose-gc] FILE.js [ARGS...]\n"
+    "       phaseloop compare [--modes=node10,node11,node,browser] FILE.js [ARGS...]\n"
     "       phaseloop --help | --version\n";
 
 const char help_text[] =
     "phaseloop runs JavaScript (SpiderMonkey) on phaseloop's event loop with the\n"
-    "scheduling rules of a chosen Node version.\n"
+    "scheduling rules of a chosen Node version, or of a browser window.\n"
     "\n"
     "  phaseloop run [--mode=MODE] [--trace] [--expose-gc] FILE.js [ARGS...]\n"
     "      Runs FILE.js as Node's main module (CommonJS: require, module, exports,\n"
@@ -43,7 +44,19 @@ const char help_text[] =
     "        node    Node 20+ (the default): as node11, on libuv >= 1.45's phase\n"
     "                order (timers after check and closing); an unhandled\n"
     "                rejection ends the process with status 1\n"
-    "      Globals: console, setTimeout/setInterval/setImmediate and clear*,\n"
+    "        browser The HTML event loop as Chromium runs it: task queues\n"
+    "                (timers and posted messages by queueing order), a microtask\n"
+    "                checkpoint after each task and callback, rendering updates\n"
+    "                at 60 Hz with requestAnimationFrame callbacks, idle periods\n"
+    "                with requestIdleCallback, the timer nesting clamp. The\n"
+    "                script is a classic script; globals: window, self,\n"
+    "                console, setTimeout/setInterval/clear*, requestAnimationFrame,\n"
+    "                cancelAnimationFrame, requestIdleCallback (IdleDeadline),\n"
+    "                cancelIdleCallback, queueMicrotask, MessageChannel,\n"
+    "                performance.now. An exception is reported (window.onerror,\n"
+    "                else \"Uncaught ...\" on stderr) and the loop goes on; the\n"
+    "                exit status is 1 if an error reached stderr, else 0\n"
+    "      Node globals: console, setTimeout/setInterval/setImmediate and clear*,\n"
     "      process (nextTick, exit, exitCode, argv, env, pid, version, hrtime,\n"
     "      stdout.write), queueMicrotask, performance.now, require('fs').\n"
     "      Exit status: process.exitCode (0 by default), the code given to\n"
@@ -66,13 +79,16 @@ const char help_text[] =
     "        #       drain: nextTicks, then microtasks\n"
     "        # [iter N] PHASES: nothing ran      phases folded because nothing in\n"
     "                                    them reached the script\n"
-    "      Every other line is the script's own output.\n"
+    "      Every other line is the script's own output. In browser mode the\n"
+    "      lines mark tasks (with their source), microtask checkpoints and\n"
+    "      microtasks, rendering updates and animation-frame callbacks, idle\n"
+    "      periods and idle callbacks, each with the time since the start.\n"
     "\n"
     "  --expose-gc\n"
     "      Defines gc(), which runs a full garbage collection (as node --expose-gc).\n"
     "\n"
     "  phaseloop compare [--modes=M1,M2,...] FILE.js [ARGS...]\n"
-    "      Runs FILE.js in each mode (default: node10,node11,node), prints their\n"
+    "      Runs FILE.js in each mode (default: node10,node11,node,browser), prints their\n"
     "      outputs side by side, marks the lines that differ, and names the rule\n"
     "      behind the first divergence. Exit status: 0 when every mode printed\n"
     "      the same and exited alike, 1 when they diverge, 2 on errors.\n"
@@ -83,6 +99,12 @@ const char help_text[] =
 int usage() {
   std::fputs(usage_text, stderr);
   return 2;
+}
+
+int unknown_mode(std::string_view m) {
+  std::fprintf(stderr, "phaseloop: unknown mode '%.*s' (node10, node11, node or browser)\n",
+               static_cast<int>(m.size()), m.data());
+  return usage();
 }
 
 bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
@@ -120,11 +142,10 @@ int run_command(int argc, char** argv) {
       o.expose_gc = true;
     } else if (starts_with(a, "--mode=") || (a == "--mode" && i + 1 < argc)) {
       std::string_view m = a == "--mode" ? std::string_view(argv[++i]) : a.substr(7);
-      if (!phaseloop::node::parse_mode(m, o.mode)) {
-        std::fprintf(stderr, "phaseloop: unknown mode '%.*s' (node10, node11 or node)\n",
-                     static_cast<int>(m.size()), m.data());
-        return usage();
-      }
+      phaseloop::runner::target t;
+      if (!phaseloop::runner::target::parse(m, t)) return unknown_mode(m);
+      o.browser = t.browser;
+      o.mode = t.mode;
     } else if (starts_with(a, "--annotate=")) {
       // Internal: provenance records for `compare` (trace.cpp).
       char* end = nullptr;
@@ -148,7 +169,7 @@ int run_command(int argc, char** argv) {
 }
 
 int compare_command(int argc, char** argv) {
-  std::vector<mode> modes = {mode::node10, mode::node11, mode::current};
+  std::vector<target> modes = {{false, mode::node10}, {false, mode::node11}, {false, mode::current}, {true, mode::current}};
   int i = 2;
   for (std::string_view a; next_option(argc, argv, i, a); i++) {
     if (starts_with(a, "--modes=")) {
@@ -157,13 +178,9 @@ int compare_command(int argc, char** argv) {
       while (!list.empty()) {
         const std::size_t comma = list.find(',');
         std::string_view name = list.substr(0, comma);
-        mode m;
-        if (!phaseloop::node::parse_mode(name, m)) {
-          std::fprintf(stderr, "phaseloop: unknown mode '%.*s' (node10, node11 or node)\n",
-                       static_cast<int>(name.size()), name.data());
-          return usage();
-        }
-        modes.push_back(m);
+        target t;
+        if (!target::parse(name, t)) return unknown_mode(name);
+        modes.push_back(t);
         list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
       }
       if (modes.size() < 2) {

@@ -10,6 +10,7 @@
 #include "phaseloop/loop.hpp"
 #include "runner/engine.hpp"
 #include "runner/runner.hpp"
+#include "runner/window.hpp"
 
 namespace phaseloop::runner {
 
@@ -37,7 +38,23 @@ bool read_file(const std::string& path, std::string& out) {
   return ok;
 }
 
+int no_context() {
+  std::fputs("phaseloop: cannot create a JavaScript context\n", stderr);
+  return 2;
+}
+
 }  // namespace
+
+bool target::parse(std::string_view s, target& out) noexcept {
+  if (s == "browser") {
+    out = {true, node::mode::current};
+    return true;
+  }
+  node::mode m;
+  if (!node::parse_mode(s, m)) return false;
+  out = {false, m};
+  return true;
+}
 
 int run_script(const run_options& o) {
   std::string source;
@@ -52,14 +69,12 @@ int run_script(const run_options& o) {
   int status = 0;
   {
     phaseloop::loop loop;
-    {
+    if (o.browser) {
+      window_engine w(loop, o, std::move(source));
+      status = w.ok() ? w.run() : no_context();
+    } else {
       engine e(loop, o, std::move(source));
-      if (!e.ok()) {
-        std::fputs("phaseloop: cannot create a JavaScript context\n", stderr);
-        status = 2;
-      } else {
-        status = e.run();
-      }
+      status = e.ok() ? e.run() : no_context();
     }
     // Everything the runner made is closed by now; a busy loop is a bug.
     if (const int rc = loop.close(); rc != 0) {

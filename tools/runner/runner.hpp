@@ -1,7 +1,7 @@
 #pragma once
 // The `phaseloop` command: runs a JavaScript file on SpiderMonkey with
-// Node's event-loop rules (run), or in every Node mode side by side
-// (compare). docs/runner.md describes both.
+// Node's event-loop rules or a browser window's (run), or in every mode
+// side by side (compare). docs/runner.md describes both.
 //
 // Files:
 //   main.cpp      command line, --help, --version
@@ -15,19 +15,35 @@
 //   fs_module.cpp require('fs') on phaseloop's fs requests
 //   inspect.*     Node's util.format / util.inspect, per Node version
 //   trace.*       provenance of every output line: --trace and --annotate
+//   window.*      --mode=browser: the window engine on phaseloop::browser
+//                 (window_api.cpp: timers, frames, idle callbacks,
+//                 MessageChannel; window_trace.cpp: its trace)
 //   compare.cpp   `compare`: runs the modes as children, explains the
 //                 first divergence
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "phaseloop/node.hpp"
 
 namespace phaseloop::runner {
 
+/// What a script runs as: one of the Node modes, or a browser window.
+struct target {
+  bool browser = false;
+  node::mode mode = node::mode::current;  ///< when not browser
+  /// "node10", "node11", "node" or "browser".
+  const char* name() const noexcept { return browser ? "browser" : node::mode_name(mode); }
+  /// Parses a --mode value; false when unknown.
+  static bool parse(std::string_view s, target& out) noexcept;
+};
+
 /// What `phaseloop run` was asked to do.
 struct run_options {
   node::mode mode = node::mode::current;
+  /// --mode=browser: the HTML event loop (window.hpp) instead of Node's.
+  bool browser = false;
   bool trace = false;
   /// --expose-gc: a global gc() that runs a full collection (as Node's).
   bool expose_gc = false;
@@ -49,7 +65,7 @@ int run_script(const run_options& o);
 
 /// `phaseloop compare`: 0 when every mode printed the same, 1 when they
 /// diverge, 2 on errors. Each mode runs in a child process of this program.
-int compare_modes(const std::vector<node::mode>& modes, const std::string& file,
+int compare_modes(const std::vector<target>& modes, const std::string& file,
                   const std::vector<std::string>& args);
 
 }  // namespace phaseloop::runner

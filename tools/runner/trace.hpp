@@ -22,13 +22,24 @@
 namespace phaseloop::runner {
 
 class engine;
-class tracker;
 
-/// The script's standard output: buffered stdio, told to the tracker line
+/// Told about every line the script prints (the trackers of both engines).
+class line_listener {
+ public:
+  /// The script is about to print at the start of a line.
+  virtual void before_output() = 0;
+  /// The script finished a line.
+  virtual void line_written() = 0;
+
+ protected:
+  ~line_listener() = default;
+};
+
+/// The script's standard output: buffered stdio, told to a listener line
 /// by line. Loop thread only.
 class output {
  public:
-  void set_tracker(tracker* t) noexcept { tracker_ = t; }
+  void set_listener(line_listener* l) noexcept { tracker_ = l; }
   /// Text the script prints (console.log, process.stdout.write).
   void script(std::string_view text);
   /// One line of trace (without its newline). Starts a new line first if
@@ -39,11 +50,11 @@ class output {
   void finish();
 
  private:
-  tracker* tracker_ = nullptr;
+  line_listener* tracker_ = nullptr;
   bool at_line_start_ = true;
 };
 
-class tracker final : public phaseloop::hook, public node::observer {
+class tracker final : public phaseloop::hook, public node::observer, public line_listener {
  public:
   /// `trace`: print the trace on `out`; `annotate_fd` >= 0: write records
   /// there (the tracker owns the descriptor from now on).
@@ -62,10 +73,8 @@ class tracker final : public phaseloop::hook, public node::observer {
   void enter(node::runtime&, const node::event&) override;
   void exit(node::runtime&, const node::event&) override;
 
-  /// The script is about to print at the start of a line.
-  void before_output();
-  /// The script finished a line.
-  void line_written();
+  void before_output() override;
+  void line_written() override;
   /// An annotation record about the end of the run: `kind` is "exit",
   /// "uncaught", "rejection" (fatal) or "warning".
   void note(std::string_view kind, std::string_view detail);

@@ -1,0 +1,448 @@
+// The window engine: a SpiderMonkey context on phaseloop::browser, errors
+// reported as a page reports them, the main script as a classic script, and
+// the globals that are not timers or messages (console, performance,
+// queueMicrotask, window, self).
+
+#include "runner/window.hpp"
+
+#include <js/CharacterEncoding.h>
+#include <js/CompilationAndEvaluation.h>
+#include <js/Conversions.h>
+#include <js/ErrorReport.h>
+#include <js/Exception.h>
+#include <js/Initialization.h>
+#include <js/Promise.h>
+#include <js/Realm.h>
+#include <js/SavedFrameAPI.h>
+#include <js/SourceText.h>
+#include <js/UniquePtr.h>
+
+#include <cstdio>
+#include <utility>
+
+#include "runner/inspect.hpp"
+
+namespace phaseloop::runner {
+
+namespace {
+
+const JSClass window_class = {"Window", JSCLASS_GLOBAL_FLAGS, &JS::DefaultGlobalClassOps,
+                              nullptr, nullptr, nullptr};
+
+// As engine.cpp: the native stack SpiderMonkey may use.
+constexpr std::size_t stack_quota = 4 * 1024 * 1024;
+
+browser::options runtime_options() {
+  browser::options o;
+  o.frame_rate = 60;  // headless Chromium's frame clock
+  return o;
+}
+
+}  // namespace
+
+// ---- the job queue: promise jobs are the runtime's microtasks ------------------
+
+class window_engine::job_queue final : public JS::JobQueue {
+ public:
+  explicit job_queue(window_engine& e) : e_(e) {}
+  JSObject* getIncumbentGlobal(JSContext* cx) override { return JS::CurrentGlobalOrNull(cx); }
+  bool enqueuePromiseJob(JSContext*, JS::HandleObject, JS::HandleObject job, JS::HandleObject,
+                         JS::HandleObject) override {
+    return e_.queue_microtask(window_job::promise_job, job);
+  }
+  // Only a debugger calls this; none runs here.
+  void runJobs(JSContext*) override { e_.rt().microtask_checkpoint(); }
+  bool empty() const override { return e_.rt().microtasks_waiting() == 0; }
+
+ private:
+  js::UniquePtr<SavedJobQueue> saveJobQueue(JSContext*) override {
+    return js::MakeUnique<SavedJobQueue>();
+  }
+  window_engine& e_;
+};
+
+bool window_engine::queue_microtask(window_job kind, JS::HandleObject fn) {
+  auto* j = new queued_job(cx_, this, kind, next_id());
+  j->fn = fn;
+  queued_.push_back(*j);
+  rt_->queue_microtask({run_job, j});
+  return true;
+}
+
+void window_engine::run_job(void* arg) {
+  auto* j = static_cast<queued_job*>(arg);
+  window_engine& e = *j->owner;
+  JSContext* cx = e.cx_;
+  if (e.tracer_) {
+    e.tracer_->detail(j->kind == window_job::promise_job ? "promise job" : "queueMicrotask", j->id);
+  }
+  JS::RootedValue fn(cx, JS::ObjectValue(*j->fn));
+  e.queued_.erase(*j);
+  delete j;
+  JS::RootedValue rval(cx);
+  e.call(JS::UndefinedHandleValue, fn, JS::HandleValueArray::empty(), &rval);
+}
+
+// ---- construction and teardown ---------------------------------------------------
+
+window_engine::window_engine(phaseloop::loop& l, const run_options& o, std::string source)
+    : loop_(&l), opts_(o), source_(std::move(source)) {
+  rt_.emplace(l, runtime_options());
+  if (o.trace || o.annotate_fd >= 0) {
+    tracer_ = std::make_unique<window_tracer>(out_, o.trace, o.annotate_fd);
+    out_.set_listener(tracer_.get());
+    rt_->set_observer(tracer_.get());
+  }
+  if (!init_context() && cx_ != nullptr) {
+    JS_DestroyContext(cx_);
+    cx_ = nullptr;
+  }
+}
+
+bool window_engine::init_context() {
+  cx_ = JS_NewContext(JS::DefaultHeapMaxBytes);
+  if (cx_ == nullptr) return false;
+  JS_SetGCParameter(cx_, JSGC_MAX_BYTES, 0xffffffffu);
+  JS_SetContextPrivate(cx_, this);
+  JS_SetNativeStackQuota(cx_, stack_quota);
+  if (!JS::InitSelfHostedCode(cx_)) return false;
+  jobs_ = std::make_unique<job_queue>(*this);
+  JS::SetJobQueue(cx_, jobs_.get());
+  JS::SetPromiseRejectionTrackerCallback(cx_, rejection_tracker, this);
+  rt_->on_checkpoint_end(checkpoint_end, this);
+
+  JS::RealmOptions ro;
+  JS::RootedObject global(cx_, JS_NewGlobalObject(cx_, &window_class, nullptr, JS::FireOnNewGlobalHook, ro));
+  if (!global) return false;
+  global_.emplace(cx_, global);
+  JS::EnterRealm(cx_, global);
+  if (!JS::InitRealmStandardClasses(cx_)) return false;
+  // window and self are the global object itself.
+  JS::RootedValue self(cx_, JS::ObjectValue(*global));
+  if (!JS_DefineProperty(cx_, global, "window", self, JSPROP_ENUMERATE | JSPROP_READONLY) ||
+      !JS_DefineProperty(cx_, global, "self", self, JSPROP_ENUMERATE)) {
+    return false;
+  }
+  return define_window_globals(*this, global) && define_window_api(*this, global);
+}
+
+window_engine::~window_engine() {
+  if (tracer_) {
+    tracer_->finish();
+    rt_->set_observer(nullptr);
+    out_.set_listener(nullptr);
+  }
+  if (cx_ == nullptr) {
+    rt_.reset();
+    return;
+  }
+  // Nothing the runtime holds may outlive it: the bindings' records, the
+  // queued microtasks; then the runtime; then the context.
+  release_window_api(*this);
+  while (queued_job* j = queued_.pop_front()) delete j;
+  rt_.reset();
+  unhandled_.clear();
+  for (auto& p : protos_) p.reset();
+  global_.reset();
+  JS::LeaveRealm(cx_, nullptr);
+  JS_DestroyContext(cx_);
+  cx_ = nullptr;
+}
+
+// ---- the main script -----------------------------------------------------------------
+
+bool window_engine::evaluate_main() {
+  JS::CompileOptions co(cx_);
+  co.setFileAndLine(opts_.path.c_str(), 1);
+  // SpiderMonkey 102 reads UTF-8 source as Latin-1 on some paths: give it UTF-16.
+  std::size_t len = 0;
+  JS::UniqueTwoByteChars chars(
+      JS::LossyUTF8CharsToNewTwoByteCharsZ(cx_, JS::UTF8Chars(source_.data(), source_.size()), &len,
+                                           js::MallocArena)
+          .get());
+  if (!chars) return false;
+  JS::SourceText<char16_t> src;
+  if (!src.init(cx_, std::move(chars), len)) return false;
+  JS::RootedValue rval(cx_);
+  return JS::Evaluate(cx_, co, src, &rval);
+}
+
+void window_engine::run_main_cb(void* self) {
+  window_engine& e = *static_cast<window_engine*>(self);
+  if (e.tracer_) e.tracer_->detail("script", 0, e.opts_.file);
+  if (!e.evaluate_main()) e.report_pending();
+}
+
+int window_engine::run() {
+  rt_->run_main({run_main_cb, this});
+  out_.finish();
+  const int status = errors_ > 0 ? 1 : 0;
+  if (tracer_) tracer_->note("exit", std::to_string(status));
+  return status;
+}
+
+// ---- calling JS, and reporting what it throws ----------------------------------------
+
+bool window_engine::call(JS::HandleValue thisv, JS::HandleValue fn, const JS::HandleValueArray& args,
+                         JS::MutableHandleValue rval) {
+  if (JS::Call(cx_, thisv, fn, args, rval)) return true;
+  report_pending();
+  return false;
+}
+
+void window_engine::report_pending() {
+  if (!JS_IsExceptionPending(cx_)) {
+    // Uncatchable (out of memory, or the engine gave up): a page would be
+    // killed; so is this run.
+    out_.finish();
+    std::fprintf(stderr, "%s: uncatchable error (out of memory?)\n", opts_.path.c_str());
+    if (tracer_) tracer_->note("uncaught", "uncatchable");
+    std::fflush(stdout);
+    std::_Exit(1);
+  }
+  JS::ExceptionStack es(cx_);
+  if (!JS::StealPendingExceptionStack(cx_, &es)) {
+    JS_ClearPendingException(cx_);
+    errors_++;
+    return;
+  }
+  JS::RootedValue error(cx_, es.exception());
+  JS::RootedObject stack(cx_, es.stack());
+  report(error, stack);
+}
+
+namespace {
+
+// The first frame of a SavedFrame chain: where it was thrown.
+bool top_frame(JSContext* cx, JS::HandleObject frame, std::string& file, unsigned& line, unsigned& column) {
+  if (!frame) return false;
+  JS::RootedString src(cx);
+  if (JS::GetSavedFrameSource(cx, nullptr, frame, &src) != JS::SavedFrameResult::Ok || !src ||
+      !to_utf8(cx, src, file)) {
+    return false;
+  }
+  uint32_t l = 0, c = 0;
+  JS::GetSavedFrameLine(cx, nullptr, frame, &l);
+  JS::GetSavedFrameColumn(cx, nullptr, frame, &c);
+  line = l;
+  column = c;
+  return true;
+}
+
+}  // namespace
+
+void window_engine::report(JS::HandleValue error, JS::HandleObject stack) {
+  // HTML "report an exception": an ErrorEvent with the message, where it
+  // was thrown and the value; window.onerror returning true cancels it.
+  const bool err = is_error(cx_, error);
+  std::string text;  // "Error: boom" (with the stack below, for errors)
+  std::string head;  // the first line only
+  if (err) {
+    JS::RootedObject obj(cx_, &error.toObject());
+    bool frames = false;
+    if (!error_stack(cx_, obj, text, frames)) text = "Error";
+  } else {
+    inspect_options io;
+    if (!inspect(cx_, error, io, text)) text = "(a value that cannot be printed)";
+  }
+  JS_ClearPendingException(cx_);
+  head = text.substr(0, text.find('\n'));
+  std::string file;
+  unsigned line = 0, column = 0;
+  if (!top_frame(cx_, stack, file, line, column) && err) {
+    // A SyntaxError has no frame: its own fileName and lineNumber say where.
+    JS::RootedObject obj(cx_, &error.toObject());
+    JS::RootedValue f(cx_), l(cx_), c(cx_);
+    if (JS_GetProperty(cx_, obj, "fileName", &f) && JS_GetProperty(cx_, obj, "lineNumber", &l) &&
+        JS_GetProperty(cx_, obj, "columnNumber", &c) && f.isString() && l.isNumber()) {
+      value_to_utf8(cx_, f, file);
+      line = static_cast<unsigned>(l.toNumber());
+      column = c.isNumber() ? static_cast<unsigned>(c.toNumber()) + 1 : 0;
+    }
+    JS_ClearPendingException(cx_);
+  }
+  const std::string message = "Uncaught " + head;
+  if (tracer_) tracer_->note("error", head);
+  if (!in_onerror_ && call_onerror(message, file, line, column, error)) return;
+
+  std::string msg;
+  if (!file.empty() && line > 0) {
+    msg += file + ":" + std::to_string(line) + "\n";
+    if (file == opts_.path) {
+      msg += source_line(line) + "\n";
+      if (column > 1) msg.append(column - 1, ' ');
+      msg += "^\n";
+    }
+  }
+  msg += "Uncaught " + text + "\n";
+  out_.finish();
+  std::fputs(msg.c_str(), stderr);
+  std::fflush(stderr);
+  errors_++;
+}
+
+bool window_engine::call_onerror(const std::string& message, const std::string& file, unsigned line,
+                                 unsigned column, JS::HandleValue error) {
+  JS::RootedObject global(cx_, *global_);
+  JS::RootedValue handler(cx_);
+  if (!JS_GetProperty(cx_, global, "onerror", &handler)) {
+    JS_ClearPendingException(cx_);
+    return false;
+  }
+  if (!handler.isObject() || !JS::IsCallable(&handler.toObject())) return false;
+  JS::RootedValueArray<5> argv(cx_);
+  JS::RootedString m(cx_, JS_NewStringCopyN(cx_, message.data(), message.size()));
+  JS::RootedString f(cx_, JS_NewStringCopyN(cx_, file.data(), file.size()));
+  if (!m || !f) {
+    JS_ClearPendingException(cx_);
+    return false;
+  }
+  argv[0].setString(m);
+  argv[1].setString(f);
+  argv[2].setNumber(line);
+  argv[3].setNumber(column);
+  argv[4].set(error);
+  JS::RootedValue thisv(cx_, JS::ObjectValue(*global));
+  JS::RootedValue rval(cx_);
+  in_onerror_ = true;
+  const bool ok = call(thisv, handler, argv, &rval);
+  in_onerror_ = false;
+  // Returning true cancels the event: the error is handled.
+  return ok && rval.isBoolean() && rval.toBoolean();
+}
+
+std::string window_engine::source_line(unsigned line) const {
+  std::size_t pos = 0;
+  for (unsigned l = 1; l < line; l++) {
+    pos = source_.find('\n', pos);
+    if (pos == std::string::npos) return {};
+    pos++;
+  }
+  std::size_t end = source_.find('\n', pos);
+  if (end == std::string::npos) end = source_.size();
+  std::string s = source_.substr(pos, end - pos);
+  if (!s.empty() && s.back() == '\r') s.pop_back();
+  return s;
+}
+
+// ---- unhandled rejections --------------------------------------------------------------
+
+void window_engine::rejection_tracker(JSContext* cx, bool, JS::HandleObject promise,
+                                      JS::PromiseRejectionHandlingState state, void* data) {
+  window_engine& e = *static_cast<window_engine*>(data);
+  if (state == JS::PromiseRejectionHandlingState::Unhandled) {
+    e.unhandled_.push_back(std::make_unique<JS::PersistentRootedObject>(cx, promise));
+    return;
+  }
+  // Handled before the checkpoint ended: not reported.
+  for (auto it = e.unhandled_.begin(); it != e.unhandled_.end(); ++it) {
+    if (**it == promise) {
+      e.unhandled_.erase(it);
+      return;
+    }
+  }
+}
+
+void window_engine::checkpoint_end(browser::runtime&, void* self) {
+  // HTML: "notify about rejected promises" at the end of the checkpoint.
+  window_engine& e = *static_cast<window_engine*>(self);
+  while (!e.unhandled_.empty()) {
+    std::unique_ptr<JS::PersistentRootedObject> p = std::move(e.unhandled_.front());
+    e.unhandled_.erase(e.unhandled_.begin());
+    JS::RootedObject promise(e.cx_, *p);
+    JS::RootedValue reason(e.cx_, JS::GetPromiseResult(promise));
+    std::string text;
+    if (is_error(e.cx_, reason)) {
+      JS::RootedObject obj(e.cx_, &reason.toObject());
+      bool frames = false;
+      if (!error_stack(e.cx_, obj, text, frames)) text = "Error";
+    } else {
+      inspect_options io;
+      if (!inspect(e.cx_, reason, io, text)) text = "(a value that cannot be printed)";
+    }
+    JS_ClearPendingException(e.cx_);
+    if (e.tracer_) e.tracer_->note("unhandled-rejection", text.substr(0, text.find('\n')));
+    e.out_.finish();
+    std::fprintf(stderr, "%s: Uncaught (in promise) %s\n", e.opts_.path.c_str(), text.c_str());
+    std::fflush(stderr);
+    e.errors_++;
+  }
+}
+
+// ---- console, performance, queueMicrotask ---------------------------------------------------
+
+namespace {
+
+bool console_log(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  std::string text;
+  if (!format_args(cx, args, inspect_style::node20, text)) return false;
+  text += '\n';
+  window_engine::from(cx).out().script(text);
+  args.rval().setUndefined();
+  return true;
+}
+
+bool console_error(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  std::string text;
+  if (!format_args(cx, args, inspect_style::node20, text)) return false;
+  text += '\n';
+  window_engine::from(cx).out().finish();
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  args.rval().setUndefined();
+  return true;
+}
+
+const JSFunctionSpec console_functions[] = {
+    JS_FN("log", console_log, 0, JSPROP_ENUMERATE),     JS_FN("info", console_log, 0, JSPROP_ENUMERATE),
+    JS_FN("debug", console_log, 0, JSPROP_ENUMERATE),   JS_FN("error", console_error, 0, JSPROP_ENUMERATE),
+    JS_FN("warn", console_error, 0, JSPROP_ENUMERATE),  JS_FS_END};
+
+bool performance_now(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  args.rval().setDouble(window_engine::from(cx).rt().now());
+  return true;
+}
+
+const JSFunctionSpec performance_functions[] = {JS_FN("now", performance_now, 0, JSPROP_ENUMERATE), JS_FS_END};
+
+bool queue_microtask(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  if (!args.get(0).isObject() || !JS::IsCallable(&args.get(0).toObject())) {
+    return throw_type_error(cx, "Failed to execute 'queueMicrotask' on 'Window': parameter 1 is not of type 'Function'.");
+  }
+  JS::RootedObject fn(cx, &args.get(0).toObject());
+  args.rval().setUndefined();
+  return window_engine::from(cx).queue_microtask(window_job::queue_microtask, fn);
+}
+
+}  // namespace
+
+bool throw_type_error(JSContext* cx, const char* message) {
+  JS::RootedObject global(cx, JS::CurrentGlobalOrNull(cx));
+  JS::RootedValue ctor(cx);
+  if (!JS_GetProperty(cx, global, "TypeError", &ctor)) return false;
+  JS::RootedString msg(cx, JS_NewStringCopyZ(cx, message));
+  if (!msg) return false;
+  JS::RootedValueArray<1> argv(cx);
+  argv[0].setString(msg);
+  JS::RootedObject err(cx);
+  if (!JS::Construct(cx, ctor, argv, &err)) return false;
+  JS::RootedValue v(cx, JS::ObjectValue(*err));
+  JS_SetPendingException(cx, v);
+  return false;
+}
+
+bool define_window_globals(window_engine& e, JS::HandleObject global) {
+  JSContext* cx = e.cx();
+  JS::RootedObject console(cx, JS_NewPlainObject(cx));
+  JS::RootedObject performance(cx, JS_NewPlainObject(cx));
+  return console && performance && JS_DefineFunctions(cx, console, console_functions) &&
+         JS_DefineFunctions(cx, performance, performance_functions) &&
+         JS_DefineProperty(cx, global, "console", console, 0) &&
+         JS_DefineProperty(cx, global, "performance", performance, JSPROP_ENUMERATE) &&
+         JS_DefineFunction(cx, global, "queueMicrotask", queue_microtask, 1, JSPROP_ENUMERATE);
+}
+
+}  // namespace phaseloop::runner

@@ -1,0 +1,239 @@
+#pragma once
+// `phaseloop run --mode=browser`: a SpiderMonkey context whose global object
+// is a window, on phaseloop's browser layer (phaseloop::browser::runtime).
+// Promise jobs go into the runtime's microtask queue, so the HTML processing
+// model, not the engine, decides when they run.
+//
+// What differs from the Node engine (engine.hpp) is what a page does with
+// errors: an exception thrown by a callback is reported (window.onerror, or
+// "Uncaught ..." on stderr) and the event loop goes on; an unhandled
+// rejection is reported at the end of the microtask checkpoint. The run ends
+// when nothing is left to do (no timer, task, frame or idle callback); its
+// exit status is 1 when an error was reported to stderr, else 0.
+//
+// Files: window.cpp (context, errors, main script, console, performance,
+// queueMicrotask), window_api.cpp (timers, animation frames, idle
+// callbacks, MessageChannel), window_trace.cpp (--trace and the annotation
+// records `compare` reads).
+
+#include "runner/js.hpp"
+
+#include <js/Promise.h>
+#include <js/StructuredClone.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "phaseloop/browser.hpp"
+#include "phaseloop/detail/ilist.hpp"
+#include "phaseloop/loop.hpp"
+#include "runner/runner.hpp"
+#include "runner/trace.hpp"
+
+namespace phaseloop::runner {
+
+class window_tracer;
+class window_engine;
+
+/// Prototypes the bindings keep for the objects they make.
+enum class window_proto : std::uint8_t { idle_deadline, message_port, count_ };
+
+/// setTimeout / setInterval: the DOM timer and what to call.
+struct window_timer {
+  window_timer(window_engine& e, browser::runtime& rt, JSContext* cx, int i)
+      : owner(&e), t(rt), id(i), fn(cx), args(cx) {}
+  window_engine* owner;
+  browser::dom_timer t;
+  int id;
+  JS::PersistentRootedValue fn;     // a function, or a string to evaluate
+  JS::PersistentRootedObject args;  // the extra arguments (an array)
+  bool running = false;             // its callback is on the stack
+};
+
+/// requestAnimationFrame or requestIdleCallback: the callback, by handle.
+struct window_callback {
+  window_callback(window_engine& e, JSContext* cx) : owner(&e), fn(cx) {}
+  window_engine* owner;
+  unsigned id = 0;
+  JS::PersistentRootedValue fn;
+};
+
+/// new MessageChannel(): the native pair and the two MessagePort objects.
+struct window_channel {
+  window_channel(window_engine& e, browser::runtime& rt, JSContext* cx)
+      : owner(&e), ch(rt), port1(cx), port2(cx) {}
+  window_engine* owner;
+  browser::message_channel ch;
+  JS::PersistentRootedObject port1;
+  JS::PersistentRootedObject port2;
+};
+
+/// A posted message: a structured clone of the value, until delivered.
+struct window_message {
+  JSAutoStructuredCloneBuffer data{JS::StructuredCloneScope::SameProcess, nullptr, nullptr};
+  detail::link<window_message> node;
+};
+using window_message_list = detail::ilist<window_message, &window_message::node>;
+
+/// What a queued microtask is, for the trace.
+enum class window_job : std::uint8_t { promise_job, queue_microtask };
+
+class window_engine {
+ public:
+  window_engine(phaseloop::loop& l, const run_options& o, std::string source);
+  ~window_engine();
+  window_engine(const window_engine&) = delete;
+  window_engine& operator=(const window_engine&) = delete;
+
+  bool ok() const noexcept { return cx_ != nullptr; }
+  /// Runs the script as the main task, then the event loop until nothing
+  /// is left. Returns the exit status.
+  int run();
+
+  static window_engine& from(JSContext* cx) {
+    return *static_cast<window_engine*>(JS_GetContextPrivate(cx));
+  }
+  JSContext* cx() const noexcept { return cx_; }
+  browser::runtime& rt() noexcept { return *rt_; }
+  output& out() noexcept { return out_; }
+  window_tracer* tracing() noexcept { return tracer_.get(); }
+  const std::string& path() const noexcept { return opts_.path; }
+
+  // ---- calling into JS as a page does ----
+  /// Calls fn(args...) with `thisv`. An exception is reported ("report the
+  /// exception") and swallowed. Returns false when it threw.
+  bool call(JS::HandleValue thisv, JS::HandleValue fn, const JS::HandleValueArray& args,
+            JS::MutableHandleValue rval);
+  /// Reports the pending exception: window.onerror, else stderr.
+  void report_pending();
+  /// Queues a microtask that calls `fn` (a promise job or a callback).
+  bool queue_microtask(window_job kind, JS::HandleObject fn);
+
+  // ---- the records the bindings keep (window_api.cpp) ----
+  std::unordered_map<int, std::unique_ptr<window_timer>>& timers() noexcept { return timers_; }
+  std::unordered_map<unsigned, std::unique_ptr<window_callback>>& frames() noexcept { return frames_; }
+  std::unordered_map<unsigned, std::unique_ptr<window_callback>>& idles() noexcept { return idles_; }
+  std::vector<std::unique_ptr<window_channel>>& channels() noexcept { return channels_; }
+  /// Messages in flight, owned here until delivered (or the end).
+  window_message_list& messages() noexcept { return messages_; }
+  int next_timer_id() noexcept { return ++timer_ids_; }
+  void set_proto(window_proto p, JS::HandleObject o) { protos_[static_cast<int>(p)].emplace(cx_, o); }
+  JSObject* get_proto(window_proto p) const {
+    const auto& slot = protos_[static_cast<int>(p)];
+    return slot ? slot->get() : nullptr;
+  }
+  JSObject* global() const { return global_ ? global_->get() : nullptr; }
+  std::uint64_t next_id() noexcept { return ++ids_; }
+
+ private:
+  class job_queue;
+  /// A microtask waiting in the runtime's queue.
+  struct queued_job {
+    queued_job(JSContext* cx, window_engine* e, window_job k, std::uint64_t i)
+        : owner(e), kind(k), id(i), fn(cx) {}
+    window_engine* owner;
+    window_job kind;
+    std::uint64_t id;
+    JS::PersistentRootedObject fn;
+    detail::link<queued_job> node;
+  };
+
+  bool init_context();
+  bool evaluate_main();
+  static void run_main_cb(void* self);
+  static void run_job(void* arg);
+  void report(JS::HandleValue error, JS::HandleObject stack);
+  bool call_onerror(const std::string& message, const std::string& file, unsigned line,
+                    unsigned column, JS::HandleValue error);
+  std::string source_line(unsigned line) const;
+
+  static void rejection_tracker(JSContext*, bool, JS::HandleObject promise,
+                                JS::PromiseRejectionHandlingState state, void* data);
+  static void checkpoint_end(browser::runtime&, void* self);
+
+  phaseloop::loop* loop_;
+  run_options opts_;
+  std::string source_;
+  output out_;
+  std::unique_ptr<window_tracer> tracer_;
+  std::optional<browser::runtime> rt_;
+  JSContext* cx_ = nullptr;
+  std::unique_ptr<job_queue> jobs_;
+  std::optional<JS::PersistentRootedObject> global_;
+  std::optional<JS::PersistentRootedObject> protos_[static_cast<int>(window_proto::count_)];
+  std::vector<std::unique_ptr<JS::PersistentRootedObject>> unhandled_;
+  detail::ilist<queued_job, &queued_job::node> queued_;
+  int errors_ = 0;           // errors reported to stderr
+  bool in_onerror_ = false;  // an error inside onerror is not given to it again
+  std::uint64_t ids_ = 0;
+  int timer_ids_ = 0;
+
+  std::unordered_map<int, std::unique_ptr<window_timer>> timers_;
+  std::unordered_map<unsigned, std::unique_ptr<window_callback>> frames_;
+  std::unordered_map<unsigned, std::unique_ptr<window_callback>> idles_;
+  std::vector<std::unique_ptr<window_channel>> channels_;
+  window_message_list messages_;
+};
+
+/// Where each output line of a browser-mode run came from: the --trace view
+/// (tasks, microtask checkpoints, rendering updates, idle periods, marked
+/// with `#` lines) and the annotation records `compare` reads (the format
+/// of trace.cpp, with browser fields; see window_trace.cpp).
+class window_tracer final : public browser::observer, public line_listener {
+ public:
+  /// `trace`: print the trace on `out`; `annotate_fd` >= 0: write records
+  /// there (the tracer owns the descriptor from now on).
+  window_tracer(output& out, bool trace, int annotate_fd);
+  ~window_tracer() override;
+  window_tracer(const window_tracer&) = delete;
+  window_tracer& operator=(const window_tracer&) = delete;
+
+  void enter(browser::runtime&, const browser::event&) override;
+  void exit(browser::runtime&, const browser::event&) override;
+  void before_output() override;
+  void line_written() override;
+
+  /// What the innermost event is running: "setTimeout" #3 "0 ms, ...".
+  void detail(const char* kind, std::uint64_t id, std::string_view what = {});
+  /// An annotation about the run: "error", "rejection", "exit".
+  void note(std::string_view kind, std::string_view detail);
+  /// Flushes the annotations.
+  void finish();
+
+ private:
+  struct frame {
+    browser::event ev;
+    std::string kind;  // from detail(): "setTimeout", "message", ...
+    std::uint64_t id = 0;
+    std::string what;
+    bool printed = false;
+  };
+  void print_pending();
+  std::string text_of(const frame& f) const;
+  void write_record(char type, const frame* f);
+
+  output* out_;
+  bool trace_;
+  std::FILE* annotate_ = nullptr;
+  std::vector<frame> stack_;
+  std::uint64_t turn_ = 0;  // top-level events so far
+};
+
+/// console, performance, queueMicrotask (window.cpp).
+bool define_window_globals(window_engine& e, JS::HandleObject global);
+/// Throws a TypeError with `message`; returns false.
+bool throw_type_error(JSContext* cx, const char* message);
+
+/// setTimeout, setInterval, requestAnimationFrame, requestIdleCallback,
+/// MessageChannel and their companions (window_api.cpp).
+bool define_window_api(window_engine& e, JS::HandleObject global);
+/// Frees what the bindings hold, before the runtime goes (window_api.cpp).
+void release_window_api(window_engine& e) noexcept;
+
+}  // namespace phaseloop::runner
