@@ -75,8 +75,8 @@ enum class timer_rules : std::uint8_t {
   /// Chromium's DOMTimer (the default): a delay under 4 ms is raised to
   /// 4 ms when the timer is made at nesting level > 5, as in the standard
   /// (measured in Chromium 156: test/oracle/browser 008-010);
-  /// setTimeout(0) is not raised to 1 ms, setInterval is; an interval's
-  /// level grows at each run; the level stays
+  /// no delay is raised to 1 ms; an interval's level grows at each run;
+  /// the level stays
   /// set through the microtask checkpoint after a timer's callback; an
   /// interval is re-armed, drift-free, before its callback runs.
   chromium,

@@ -188,6 +188,9 @@ int runtime::run_main(task main) {
   in_turn_ = true;
   // The parser runs a classic script as part of a networking task.
   run_task_(source::networking, "main", main);
+  // The rest of the script's iteration: a rendering opportunity that came
+  // while it ran is taken now, before any other task (oracle 004, 023).
+  if (frame_due_(now())) update_rendering_();
   in_turn_ = false;
   reschedule_();
   return loop_->run(run_mode::default_);

@@ -37,11 +37,10 @@ void dom_timer::start(callback cb, double ms, bool repeat) noexcept {
     // The clamp starts where the standard's does: a timer made at a level
     // > 5 (test/oracle/browser 008-010 show it in Chromium 156; the level
     // Blink's source compares, already incremented, is one more than the
-    // standard's). setInterval keeps the historical 1 ms minimum,
-    // setTimeout does not.
+    // standard's). Neither setTimeout(0) nor setInterval(0) is raised to
+    // 1 ms (005, 010, 011).
     if (level > max_nesting_level && ms < min_nested_delay) ms = min_nested_delay;
     level = next_level(level);
-    if (repeat && ms < 1) ms = 1;
   } else {
     // HTML timer initialization steps 10-13: test (> 5), then increment.
     if (level > max_nesting_level && ms < min_nested_delay) ms = min_nested_delay;
@@ -105,7 +104,9 @@ void runtime::fire_timer_(dom_timer& t) {
     // and raises the level at each run: the run at level 6 grows the
     // interval to 4 ms (the 7th run is the first clamped, oracle 010), the
     // next run moving by the same amount.
-    double next = t.due_ + (std::floor((start - t.due_) / t.delay_) + 1) * t.delay_;
+    // A 0 ms interval is queued again at once, ahead of whatever its
+    // callback queues (oracle 010).
+    double next = t.delay_ > 0 ? t.due_ + (std::floor((start - t.due_) / t.delay_) + 1) * t.delay_ : start;
     if (t.level_ > max_nesting_level && t.delay_ < min_nested_delay) {
       next += min_nested_delay - t.delay_;
       t.delay_ = min_nested_delay;

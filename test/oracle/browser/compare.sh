@@ -13,11 +13,8 @@
 # must be byte-identical and both must exit 0. stderr is not compared; it is
 # shown when a check fails.
 #
-# Until phaseloop has a browser mode:
-#   ORACLE_ONLY=1  run Chromium only, print its output, exit 0;
-#   and when phaseloop rejects --mode=browser ("unknown mode"), the same
-#   output is printed but the exit status is 77 (automake's SKIP), so a
-#   wired-up suite cannot pass without comparing anything.
+# Chromium alone:
+#   ORACLE_ONLY=1  run Chromium only, print its output, exit 0.
 #
 # Environment:
 #   PHASELOOP_BIN                 phaseloop binary (default <repo>/build/phaseloop)
@@ -29,7 +26,7 @@
 #
 # Exit status: 0 match (or ORACLE_ONLY=1 and Chromium ran the scenario); 1 a
 # mismatch, a failure or timeout in Chromium or phaseloop, a bad header, or a
-# missing oracle or phaseloop binary; 77 phaseloop has no browser mode.
+# missing oracle or phaseloop binary.
 # Usable as an automake LOG_COMPILER: the scenario is the last argument.
 
 set -u
@@ -115,12 +112,6 @@ fi
 oracle_run "$work/phaseloop" "$work/pl.out" "$work/pl.err" \
   "$phaseloop" run --mode=browser "$scenario"
 pl_rc=$?
-
-if [ "$pl_rc" -eq 2 ] && grep -q "unknown mode" "$work/pl.err"; then
-  cat "$work/chromium.out"
-  echo "SKIP $name: phaseloop rejects --mode=browser ($(head -n 1 "$work/pl.err")); real Chromium's output is above"
-  exit 77
-fi
 
 ok=1
 if ! cmp -s "$work/chromium.out" "$work/pl.out"; then
