@@ -12,17 +12,19 @@ compare() {
   set -e
 }
 
-# The seed example: node10 batches one timer list.
+# The seed example: node10 batches one timer list; the browser runs each
+# timer as a task with its own microtask checkpoint, as node11+ do.
 compare "$src/examples/js/timers-and-promises.js"
 expect_status "seed" 1
-expect_in "$tmp/out" "seed" "     node10   | node11   | node"
-expect_in "$tmp/out" "seed" "* 2  timer2   | promise1 | promise1   <- first divergence"
+expect_in "$tmp/out" "seed" "     node10   | node11   | node     | browser"
+expect_in "$tmp/out" "seed" "* 2  timer2   | promise1 | promise1 | promise1   <- first divergence"
 expect_in "$tmp/out" "seed" "The modes diverge at line 2."
 expect_in "$tmp/out" "seed" "node10 vs node11: both printed \"timer1\" from timeout #1"
 expect_in "$tmp/out" "seed" "node10 ran timeout #2 (setTimeout 1 ms), while node11 ran microtask #3 (promise job)"
 expect_in "$tmp/out" "seed" "Rule: node10 runs every expired timer of one list (same delay) in one native callback"
 expect_in "$tmp/out" "seed" "(Node PR #22842, Node 11.0.0)"
 expect_in "$tmp/out" "seed" "node11 vs node: same output."
+expect_in "$tmp/out" "seed" "node vs browser: same output."
 
 # Two modes only.
 compare --modes=node10,node "$src/examples/js/timers-and-promises.js"
@@ -42,7 +44,7 @@ expect_in "$tmp/out" "unref order" "node11 ran timeout #2 (setTimeout 5 ms, unre
 expect_in "$tmp/out" "unref order" "Rule: node10 moves an unref'd timer out of its list"
 
 # No divergence.
-compare "$cases/ticks-and-promises.js"
+compare --modes=node10,node11,node "$cases/ticks-and-promises.js"
 expect_status "ticks and promises" 0
 expect_in "$tmp/out" "ticks and promises" "All 3 modes print the same 8 lines."
 

@@ -284,6 +284,7 @@ std::string explain_browser(const run_result& a, const run_result& b) {
     s = "Same output, but " + an + " " + end_of(a) + " and " + bn + " " + end_of(b) + ".";
   }
   // A global one side lacks.
+  bool missing = false;
   for (const run_result* r : {&a, &b}) {
     for (const record& x : r->ends) {
       const std::size_t at = x.what.find(" is not defined");
@@ -293,7 +294,20 @@ std::string explain_browser(const run_result& a, const run_result& b) {
       const std::string global = x.what.substr(from, at - from);
       s += "\nRule: " + global + (r->mode.browser ? " is Node's; a browser window has none."
                                                  : " belongs to the browser; Node has none.");
+      missing = true;
     }
+  }
+  if (missing) return s;
+  // Two timers in a different order: Node's 1 ms minimum.
+  const run_result& br = a.mode.browser ? a : b;
+  const run_result& nd = a.mode.browser ? b : a;
+  const record* rb = k < br.lines.size() ? line_record(br, k) : nullptr;
+  const record* rn = k < nd.lines.size() ? line_record(nd, k) : nullptr;
+  if (rb != nullptr && rn != nullptr && rn->kind == "timeout" &&
+      (rb->kind == "setTimeout" || rb->kind == "setInterval") && rb->what.rfind("0 ms", 0) == 0) {
+    return s + "\nRule: Node raises every timer delay below 1 ms to 1 ms, so setTimeout(f, 0) and "
+               "setTimeout(g, 1) share one list and run in creation order; a browser keeps 0 ms as 0 "
+               "(HTML timers; Chromium dropped its 1 ms minimum), so the 0 ms timer is due first.";
   }
   return s + "\nRule: a browser is not Node. It runs one task at a time from its task queues (timers "
              "and posted messages in the order they were queued), performs a microtask checkpoint "
