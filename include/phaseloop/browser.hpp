@@ -35,6 +35,7 @@
 
 #include "phaseloop/detail/ilist.hpp"
 #include "phaseloop/detail/pairing_heap.hpp"
+#include "phaseloop/detail/ring.hpp"
 #include "phaseloop/loop.hpp"
 
 namespace phaseloop::browser {
@@ -423,39 +424,8 @@ class runtime {
   friend class mutation_notifier;
   friend struct idle_deadline;
 
-  // A FIFO ring, no allocation once warm.
   template <class T>
-  class ring {
-   public:
-    bool empty() const noexcept { return head_ == tail_; }
-    std::size_t size() const noexcept { return tail_ - head_; }
-    void push(const T& t) {
-      if (tail_ - head_ == buf_.size()) {
-        // Full (or never grown): double, unrolling so the oldest is at 0.
-        std::vector<T> bigger(buf_.empty() ? 64 : buf_.size() * 2);
-        const std::size_t n = tail_ - head_;
-        for (std::size_t i = 0; i < n; i++) bigger[i] = buf_[(head_ + i) & mask_];
-        buf_ = std::move(bigger);
-        mask_ = buf_.size() - 1;
-        head_ = 0;
-        tail_ = n;
-      }
-      buf_[tail_++ & mask_] = t;
-    }
-    T& front() noexcept { return buf_[head_ & mask_]; }
-    T pop() noexcept { return buf_[head_++ & mask_]; }
-    void clear() noexcept { head_ = tail_ = 0; }
-    template <class F>
-    void for_each(F&& f) {
-      for (std::size_t i = head_; i != tail_; i++) f(buf_[i & mask_]);
-    }
-
-   private:
-    std::vector<T> buf_;
-    std::size_t mask_ = 0;
-    std::size_t head_ = 0;
-    std::size_t tail_ = 0;
-  };
+  using ring = detail::ring<T>;
   struct queued {
     task t;               // fn == nullptr and idle_id == 0: withdrawn
     std::uint64_t order;  // enqueue order, shared by all queues

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "phaseloop/detail/ilist.hpp"
+#include "phaseloop/detail/ring.hpp"
 #include "phaseloop/loop.hpp"
 
 namespace phaseloop::node {
@@ -272,22 +273,6 @@ class runtime {
   friend class immediate;
   friend class timer_list;
 
-  // A growable FIFO ring of tasks, no allocation once warm.
-  class task_ring {
-   public:
-    bool empty() const noexcept { return head_ == tail_; }
-    std::size_t size() const noexcept { return tail_ - head_; }
-    void push(task t);
-    task pop() noexcept { return buf_[head_++ & mask_]; }
-    void clear() noexcept { head_ = tail_ = 0; }
-
-   private:
-    std::vector<task> buf_;
-    std::size_t mask_ = 0;
-    std::size_t head_ = 0;
-    std::size_t tail_ = 0;
-  };
-
   // Timers (src/node/timers.cpp).
   void insert_(timeout& t, double start);
   void remove_(timeout& t);
@@ -327,8 +312,8 @@ class runtime {
   void* rejections_arg_ = nullptr;
   int depth_ = 0;  // native callbacks on the stack
 
-  task_ring ticks_;
-  task_ring micro_;
+  detail::ring<task> ticks_;
+  detail::ring<task> micro_;
 
   // Timers.
   std::vector<timer_list*> lists_;   // sorted by msecs

@@ -57,23 +57,6 @@ const char* event_kind_name(event_kind k) noexcept {
   return "?";
 }
 
-// ---- task ring ------------------------------------------------------------
-
-void runtime::task_ring::push(task t) {
-  if (tail_ - head_ == buf_.size()) {
-    // Full (or empty and unallocated): double, unrolling the ring so the
-    // oldest task lands at index 0.
-    std::vector<task> bigger(buf_.empty() ? 64 : buf_.size() * 2);
-    const std::size_t n = tail_ - head_;
-    for (std::size_t i = 0; i < n; i++) bigger[i] = buf_[(head_ + i) & mask_];
-    buf_ = std::move(bigger);
-    mask_ = buf_.size() - 1;
-    head_ = 0;
-    tail_ = n;
-  }
-  buf_[tail_++ & mask_] = t;
-}
-
 // ---- the runtime ------------------------------------------------------------
 
 

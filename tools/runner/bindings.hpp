@@ -3,6 +3,8 @@
 
 #include "runner/js.hpp"
 
+#include <string>
+
 namespace phaseloop::runner {
 
 class engine;
@@ -22,6 +24,11 @@ JSObject* make_require(engine& e);
 JSObject* make_fs_module(engine& e);
 /// Drops the JS values of an fs operation still in flight at teardown.
 void release_fs_op(fs_op& op) noexcept;
+
+/// Throws `new <ctor>(message)` (a constructor of the current global),
+/// with a `code` property unless `code` is null, as Node's errors have.
+/// Returns false.
+bool throw_error(JSContext* cx, const char* ctor, const std::string& message, const char* code);
 
 /// Throws a TypeError like Node's ERR_INVALID_ARG_TYPE for a callback.
 bool throw_callback_type(JSContext* cx, const char* name, JS::HandleValue got);

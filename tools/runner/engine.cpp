@@ -20,6 +20,7 @@
 #include <utility>
 
 #include "runner/bindings.hpp"
+#include "runner/job_queue.hpp"
 #include "runner/inspect.hpp"
 
 namespace phaseloop::runner {
@@ -55,34 +56,6 @@ void run_queued(void* arg) {
 
 }  // namespace
 
-// ---- the job queue: promise jobs are microtasks of the runtime ----------------
-
-class engine::job_queue final : public JS::JobQueue {
- public:
-  explicit job_queue(engine& e) : e_(e) {}
-
-  JSObject* getIncumbentGlobal(JSContext* cx) override { return JS::CurrentGlobalOrNull(cx); }
-
-  bool enqueuePromiseJob(JSContext*, JS::HandleObject, JS::HandleObject job, JS::HandleObject,
-                         JS::HandleObject) override {
-    return e_.queue_microtask(task_kind::promise_job, job);
-  }
-
-  // Only the debugger calls this (the runner has none).
-  void runJobs(JSContext*) override { e_.rt().run_microtasks(); }
-
-  bool empty() const override { return e_.rt().microtasks_waiting() == 0; }
-
- private:
-  // The debugger's "interrupt the debuggee's queue": nothing to save, since
-  // no debugger ever runs.
-  js::UniquePtr<SavedJobQueue> saveJobQueue(JSContext*) override {
-    return js::MakeUnique<SavedJobQueue>();
-  }
-
-  engine& e_;
-};
-
 // ---- construction and teardown ------------------------------------------------
 
 engine::engine(phaseloop::loop& l, const run_options& o, std::string source)
@@ -113,7 +86,7 @@ bool engine::init_context() {
   JS_SetContextPrivate(cx_, this);
   JS_SetNativeStackQuota(cx_, stack_quota);
   if (!JS::InitSelfHostedCode(cx_)) return false;
-  jobs_ = std::make_unique<job_queue>(*this);
+  jobs_ = std::make_unique<promise_job_queue<engine>>(*this);
   JS::SetJobQueue(cx_, jobs_.get());
   JS::SetPromiseRejectionTrackerCallback(cx_, rejection_tracker, this);
   rt_->on_rejections(process_rejections, this);

@@ -109,6 +109,10 @@ class engine {
   bool queue_tick(JS::HandleObject fn, JS::HandleObject args);
   /// Queues a microtask (a promise job or a queueMicrotask callback).
   bool queue_microtask(task_kind k, JS::HandleObject fn);
+  /// The job queue's side (job_queue.hpp).
+  bool queue_promise_job(JS::HandleObject job) { return queue_microtask(task_kind::promise_job, job); }
+  void drain_microtasks() { rt_->run_microtasks(); }
+  std::size_t microtasks_waiting() const { return rt_->microtasks_waiting(); }
   /// Frees a queued task once it is taken off its queue.
   void forget_task(queued_task& t) noexcept;
   js_timeout* new_timeout() { return new js_timeout(*rt_, this, next_id()); }
@@ -152,7 +156,6 @@ class engine {
   void set_process_object(JS::HandleObject p) { process_.emplace(cx_, p); }
 
  private:
-  class job_queue;
   struct rejection {
     std::unique_ptr<JS::PersistentRootedObject> promise;
     std::uint64_t uid;
@@ -178,7 +181,7 @@ class engine {
   std::unique_ptr<tracker> tracker_;
   std::optional<node::runtime> rt_;
   JSContext* cx_ = nullptr;
-  std::unique_ptr<job_queue> jobs_;
+  std::unique_ptr<JS::JobQueue> jobs_;
   std::optional<JS::PersistentRootedObject> global_;
   std::optional<JS::PersistentRootedObject> process_;
   std::optional<JS::PersistentRootedObject> main_fn_;

@@ -20,11 +20,6 @@ extern char** environ;
 
 namespace phaseloop::runner {
 
-namespace {
-
-// ---- errors ---------------------------------------------------------------------
-
-// Throws `new <ctor>(message)` with a `code` property, as Node's errors do.
 bool throw_error(JSContext* cx, const char* ctor, const std::string& message, const char* code) {
   JS::RootedObject global(cx, JS::CurrentGlobalOrNull(cx));
   JS::RootedValue ctor_v(cx);
@@ -43,6 +38,8 @@ bool throw_error(JSContext* cx, const char* ctor, const std::string& message, co
   JS_SetPendingException(cx, v);
   return false;
 }
+
+namespace {
 
 // ---- console -----------------------------------------------------------------------
 

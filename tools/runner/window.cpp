@@ -20,7 +20,9 @@
 #include <cstdio>
 #include <utility>
 
+#include "runner/bindings.hpp"
 #include "runner/inspect.hpp"
+#include "runner/job_queue.hpp"
 
 namespace phaseloop::runner {
 
@@ -40,26 +42,7 @@ browser::options runtime_options() {
 
 }  // namespace
 
-// ---- the job queue: promise jobs are the runtime's microtasks ------------------
-
-class window_engine::job_queue final : public JS::JobQueue {
- public:
-  explicit job_queue(window_engine& e) : e_(e) {}
-  JSObject* getIncumbentGlobal(JSContext* cx) override { return JS::CurrentGlobalOrNull(cx); }
-  bool enqueuePromiseJob(JSContext*, JS::HandleObject, JS::HandleObject job, JS::HandleObject,
-                         JS::HandleObject) override {
-    return e_.queue_microtask(window_job::promise_job, job);
-  }
-  // Only a debugger calls this; none runs here.
-  void runJobs(JSContext*) override { e_.rt().microtask_checkpoint(); }
-  bool empty() const override { return e_.rt().microtasks_waiting() == 0; }
-
- private:
-  js::UniquePtr<SavedJobQueue> saveJobQueue(JSContext*) override {
-    return js::MakeUnique<SavedJobQueue>();
-  }
-  window_engine& e_;
-};
+// ---- microtasks: promise jobs and queueMicrotask ------------------------------
 
 bool window_engine::queue_microtask(window_job kind, JS::HandleObject fn) {
   auto* j = new queued_job(cx_, this, kind, next_id());
@@ -106,7 +89,7 @@ bool window_engine::init_context() {
   JS_SetContextPrivate(cx_, this);
   JS_SetNativeStackQuota(cx_, stack_quota);
   if (!JS::InitSelfHostedCode(cx_)) return false;
-  jobs_ = std::make_unique<job_queue>(*this);
+  jobs_ = std::make_unique<promise_job_queue<window_engine>>(*this);
   JS::SetJobQueue(cx_, jobs_.get());
   JS::SetPromiseRejectionTrackerCallback(cx_, rejection_tracker, this);
   rt_->on_checkpoint_end(checkpoint_end, this);
@@ -420,18 +403,7 @@ bool queue_microtask(JSContext* cx, unsigned argc, JS::Value* vp) {
 }  // namespace
 
 bool throw_type_error(JSContext* cx, const char* message) {
-  JS::RootedObject global(cx, JS::CurrentGlobalOrNull(cx));
-  JS::RootedValue ctor(cx);
-  if (!JS_GetProperty(cx, global, "TypeError", &ctor)) return false;
-  JS::RootedString msg(cx, JS_NewStringCopyZ(cx, message));
-  if (!msg) return false;
-  JS::RootedValueArray<1> argv(cx);
-  argv[0].setString(msg);
-  JS::RootedObject err(cx);
-  if (!JS::Construct(cx, ctor, argv, &err)) return false;
-  JS::RootedValue v(cx, JS::ObjectValue(*err));
-  JS_SetPendingException(cx, v);
-  return false;
+  return throw_error(cx, "TypeError", message, nullptr);
 }
 
 bool define_window_globals(window_engine& e, JS::HandleObject global) {

@@ -114,6 +114,10 @@ class window_engine {
   void report_pending();
   /// Queues a microtask that calls `fn` (a promise job or a callback).
   bool queue_microtask(window_job kind, JS::HandleObject fn);
+  /// The job queue's side (job_queue.hpp).
+  bool queue_promise_job(JS::HandleObject job) { return queue_microtask(window_job::promise_job, job); }
+  void drain_microtasks() { rt_->microtask_checkpoint(); }
+  std::size_t microtasks_waiting() const { return rt_->microtasks_waiting(); }
 
   // ---- the records the bindings keep (window_api.cpp) ----
   std::unordered_map<int, std::unique_ptr<window_timer>>& timers() noexcept { return timers_; }
@@ -132,7 +136,6 @@ class window_engine {
   std::uint64_t next_id() noexcept { return ++ids_; }
 
  private:
-  class job_queue;
   /// A microtask waiting in the runtime's queue.
   struct queued_job {
     queued_job(JSContext* cx, window_engine* e, window_job k, std::uint64_t i)
@@ -164,7 +167,7 @@ class window_engine {
   std::unique_ptr<window_tracer> tracer_;
   std::optional<browser::runtime> rt_;
   JSContext* cx_ = nullptr;
-  std::unique_ptr<job_queue> jobs_;
+  std::unique_ptr<JS::JobQueue> jobs_;
   std::optional<JS::PersistentRootedObject> global_;
   std::optional<JS::PersistentRootedObject> protos_[static_cast<int>(window_proto::count_)];
   std::vector<std::unique_ptr<JS::PersistentRootedObject>> unhandled_;
