@@ -32,6 +32,7 @@ for scenario in "$@"; do :; done
 
 oracle_lib_dir=$(cd "$(dirname "$0")" && pwd)
 . "$oracle_lib_dir/lib.sh"
+. "$oracle_lib_dir/../common.sh"
 
 if [ ! -f "$scenario" ]; then
   echo "FAIL: no such scenario: $scenario"
@@ -55,32 +56,7 @@ if [ ! -x "$phaseloop" ]; then
   exit 1
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/phaseloop-oracle.XXXXXX") || exit 1
-cleanup() {
-  if [ -n "${PHASELOOP_ORACLE_KEEP:-}" ]; then
-    echo "compare.sh: scratch directory kept: $work"
-  else
-    rm -rf "$work"
-  fi
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-
-# describe STATUS: how a run ended, for messages.
-describe() {
-  case $1 in
-    0) echo "exit 0" ;;
-    124) echo "timed out after ${oracle_timeout}s" ;;
-    13[0-9] | 14[0-9] | 15[0-9]) echo "exit $1 (signal $(($1 - 128)))" ;;
-    *) echo "exit $1" ;;
-  esac
-}
-
-# show LABEL FILE: print a captured stream, indented.
-show() {
-  echo "--- $1 ---"
-  if [ -s "$2" ]; then sed 's/^/  /' "$2"; else echo "  (empty)"; fi
-}
+oracle_scratch phaseloop-oracle
 
 status=0
 checked=
