@@ -328,8 +328,8 @@ expect_stdout "trace: timer" "# task (networking): script ($tmp/trace-timer.js)
 script
 # task (timer): setTimeout #1 (0 ms, nesting level 1)
 timer
-# microtask checkpoint
-#   microtask: promise job #1
+#   microtask checkpoint
+#     microtask: promise job #1
 promise"
 
 cat > "$tmp/trace-frame.js" <<'JS'
@@ -428,6 +428,7 @@ compare --modes=node,browser "$tmp/cmp-checkpoint.js"
 expect_status "compare: checkpoint step" 1
 expect_in "$tmp/out" "compare: checkpoint step" "browser printed \"b\" from promise job #1"
 expect_not_in "$tmp/out" "compare: checkpoint step" "microtask-checkpoint phase of iteration"
+expect_in "$tmp/out" "compare: checkpoint step" "from promise job #1 in task 2 of the page"
 
 compare --modes=browser,bogus "$tmp/cmp-timers.js"
 expect_status "compare: bad mode" 2

@@ -166,7 +166,8 @@ bool is_drained(const std::string& kind) { return kind == "tick" || kind == "mic
 
 // A browser run's steps (window_trace.cpp) in place of loop phases.
 bool browser_step(const std::string& phase) {
-  return phase == "task" || phase == "rendering" || phase == "idle-callback" || phase == "idle-period";
+  return phase == "task" || phase == "rendering" || phase == "idle-callback" || phase == "idle-period" ||
+         phase == "microtask-checkpoint";
 }
 
 std::string where(const record& r) {

@@ -226,6 +226,8 @@ class window_tracer final : public browser::observer, public line_listener {
   std::FILE* annotate_ = nullptr;
   std::vector<frame> stack_;
   std::uint64_t turn_ = 0;  // top-level events so far
+  bool closing_ = false;    // stack_ holds a finished task, awaiting its checkpoint
+  bool checkpoint_of_task_ = false;  // the checkpoint running is that task's
 };
 
 /// console, performance, queueMicrotask (window.cpp).

@@ -38,8 +38,10 @@ void evaluate_string(window_engine& e, JS::HandleValue code) {
     e.report_pending();
     return;
   }
+  // Its own source, not the file's: errors must not point into the script.
+  const std::string name = e.path() + " (timer handler string)";
   JS::CompileOptions co(cx);
-  co.setFileAndLine(e.path().c_str(), 1);
+  co.setFileAndLine(name.c_str(), 1);
   JS::SourceText<mozilla::Utf8Unit> src;
   JS::RootedValue rval(cx);
   if (!src.init(cx, text.data(), text.size(), JS::SourceOwnership::Borrowed) ||

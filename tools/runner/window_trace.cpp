@@ -18,7 +18,9 @@
 // Annotation records use trace.cpp's format with browser values:
 //   E  step turn 0 source kind id what    (kind: setTimeout, setInterval,
 //      message, requestAnimationFrame, requestIdleCallback, promise job,
-//      queueMicrotask, script; step: task, rendering, idle-callback)
+//      queueMicrotask, script; step: task, rendering, idle-callback, or
+//      microtask-checkpoint for microtasks queued outside any task; the
+//      turn counts these steps, a task's checkpoint being part of it)
 //   L  step turn 0 source kind id what    (the innermost event's values)
 //   X  kind detail                        (exit, error, rejection)
 
@@ -93,15 +95,36 @@ void window_tracer::write_record(char type, const frame* f) {
 }
 
 void window_tracer::enter(browser::runtime&, const browser::event& e) {
+  // The checkpoint that follows a task (or an idle callback) is shown
+  // inside it; anything else closes that task first.
+  if (closing_ && e.kind == browser::event_kind::microtask_checkpoint && stack_.size() == 1) {
+    checkpoint_of_task_ = true;
+  } else if (closing_) {
+    stack_.pop_back();
+  }
+  closing_ = false;
   if (stack_.empty()) turn_++;
   stack_.push_back({e, {}, 0, {}, false});
   if (e.kind == browser::event_kind::idle_period) print_pending();
 }
 
-void window_tracer::exit(browser::runtime&, const browser::event&) {
+void window_tracer::exit(browser::runtime&, const browser::event& e) {
+  if (closing_) {  // (defensive: enter() always settles a closing task)
+    stack_.pop_back();
+    closing_ = false;
+  }
   if (stack_.empty()) return;
   if (always_shown(stack_.back().ev.kind)) print_pending();
+  const browser::event_kind k = stack_.back().ev.kind;
+  if (stack_.size() == 1 && (k == browser::event_kind::task || k == browser::event_kind::idle_callback)) {
+    closing_ = true;  // kept until the next event: its checkpoint, if that comes next
+    return;
+  }
   stack_.pop_back();
+  if (e.kind == browser::event_kind::microtask_checkpoint && checkpoint_of_task_ && stack_.size() == 1) {
+    stack_.pop_back();  // the task it belonged to
+    checkpoint_of_task_ = false;
+  }
 }
 
 void window_tracer::detail(const char* kind, std::uint64_t id, std::string_view what) {
