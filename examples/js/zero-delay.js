@@ -7,3 +7,8 @@ setTimeout(() => console.log('setTimeout 1 ms'), 1);
 setTimeout(() => console.log('setTimeout 0 ms'), 0);
 Promise.resolve().then(() => console.log('microtask'));
 console.log('script');
+
+// Both timers are due before the loop first looks at them, whatever the
+// machine's speed (so the step each line came from is the same every run).
+const start = Date.now();
+while (Date.now() - start < 5) {}

@@ -175,6 +175,8 @@ std::string where(const record& r) {
   if (r.phase == "-") return "after the loop";
   if (r.phase == "rendering") return "in rendering update " + std::to_string(r.iteration) + " (a step of the page)";
   if (browser_step(r.phase)) return "in " + r.phase + " " + std::to_string(r.iteration) + " of the page";
+  // libuv >= 1.45 runs the timers once before the first iteration.
+  if (r.iteration == 0) return "in the " + r.phase + " pass before the first iteration";
   return "in the " + r.phase + " phase of iteration " + std::to_string(r.iteration);
 }
 
