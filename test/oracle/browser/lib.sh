@@ -8,7 +8,11 @@
 #   ${PHASELOOP_CHROMIUM:-/usr/bin/chromium}, Debian's chromium, driven by
 #   playwright-core from ${PHASELOOP_BROWSER_ORACLE_DIR:-<repo>/.oracle/browser}
 #   through chromium.js (next to this file), run by the machine's `node`.
-# Expects $oracle_lib_dir to be this file's directory.
+# Expects $oracle_lib_dir to be this file's directory. Also brings in
+# ../common.sh (oracle_scenario, oracle_abs, oracle_run, the scratch
+# directory, describe, show).
+
+. "$oracle_lib_dir/../common.sh"
 
 oracle_repo=$(cd "$oracle_lib_dir/../../.." && pwd)
 oracle_browser_dir=${PHASELOOP_BROWSER_ORACLE_DIR:-$oracle_repo/.oracle/browser}
@@ -49,15 +53,6 @@ oracle_header() {
   esac
 }
 
-# oracle_run DIR OUT ERR PROGRAM [ARGS...]: run PROGRAM with cwd DIR, stdin
-# from /dev/null, stdout to OUT, stderr to ERR, under the timeout, with
-# NODE_OPTIONS cleared. Returns the program's exit status (124 on timeout).
-oracle_run() {
-  local dir=$1 out=$2 err=$3
-  shift 3
-  (cd "$dir" && exec env -u NODE_OPTIONS timeout -k 5 "$oracle_timeout" "$@") \
-    > "$out" 2> "$err" < /dev/null
-}
 
 # oracle_chromium_run DIR OUT ERR [--runs N] SCENARIO: real Chromium.
 oracle_chromium_run() {
@@ -70,9 +65,4 @@ oracle_chromium_run() {
 oracle_chromium_version() {
   env -u NODE_OPTIONS timeout -k 5 "$oracle_timeout" \
     node "$oracle_lib_dir/chromium.js" --version 2> /dev/null
-}
-
-# oracle_abs FILE: FILE as an absolute path.
-oracle_abs() {
-  echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 }

@@ -24,37 +24,16 @@
 
 set -u
 
-if [ $# -lt 1 ]; then
-  echo "usage: $0 SCENARIO.js" >&2
-  exit 2
-fi
-for scenario in "$@"; do :; done
-
 oracle_lib_dir=$(cd "$(dirname "$0")" && pwd)
 . "$oracle_lib_dir/lib.sh"
-. "$oracle_lib_dir/../common.sh"
-
-if [ ! -f "$scenario" ]; then
-  echo "FAIL: no such scenario: $scenario"
-  exit 1
-fi
-scenario=$(oracle_abs "$scenario")
-name=$(basename "$scenario" .js)
+oracle_scenario "$@"
 
 if ! modes=$(oracle_modes "$scenario"); then
   echo "FAIL $name: $modes"
   exit 1
 fi
 
-phaseloop=${PHASELOOP_BIN:-$oracle_repo/build/phaseloop}
-case $phaseloop in
-  */*) ;;
-  *) phaseloop=$(command -v "$phaseloop" || echo "$phaseloop") ;;
-esac
-if [ ! -x "$phaseloop" ]; then
-  echo "FAIL $name: phaseloop binary not found or not executable: $phaseloop (set PHASELOOP_BIN)"
-  exit 1
-fi
+oracle_phaseloop
 
 oracle_scratch phaseloop-oracle
 

