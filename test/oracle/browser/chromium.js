@@ -210,7 +210,7 @@ async function runOnce(browser, base) {
 
 async function main() {
   const argv = process.argv.slice(2);
-  let runs = 1;
+  let runs = 0;  // 0: one run, plain output; N (--runs N): the per-run format
   let versionOnly = false;
   while (argv.length && argv[0].startsWith('--')) {
     const opt = argv.shift();
@@ -253,13 +253,13 @@ async function main() {
     }
     server = await serve(source);
     const base = `http://127.0.0.1:${server.address().port}`;
-    if (runs === 1) {
+    if (runs === 0) {
       const r = await runOnce(browser, base);
       process.stdout.write(r.lines.map((l) => l + '\n').join(''));
       if (r.failure !== null) throw Object.assign(new Error(r.failure), { code: 1 });
       return 0;
     }
-    // Several runs (check-stable.sh): each run's lines, then its status.
+    // --runs N (check-stable.sh, also N = 1): each run's lines, then its status.
     for (let i = 1; i <= runs; i++) {
       const r = await runOnce(browser, base);
       process.stdout.write(`=== run ${i}\n` + r.lines.map((l) => l + '\n').join(''));
