@@ -10,6 +10,9 @@ namespace phaseloop::runner {
 class engine;
 struct fs_op;
 
+/// console.log/info/debug (stdout) and error/warn (stderr), formatted in
+/// the host's console style; for both engines (globals.cpp).
+bool define_console(JSContext* cx, JS::HandleObject global);
 /// console, process, performance, global, queueMicrotask (node11+)
 /// (globals.cpp).
 bool define_globals(engine& e, JS::HandleObject global);

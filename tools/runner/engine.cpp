@@ -4,16 +4,12 @@
 #include "runner/engine.hpp"
 
 #include <js/Array.h>
-#include <js/CharacterEncoding.h>
 #include <js/CompilationAndEvaluation.h>
 #include <js/Conversions.h>
 #include <js/Exception.h>
-#include <js/Initialization.h>
-#include <js/Realm.h>
 #include <js/SavedFrameAPI.h>
 #include <js/SourceText.h>
 #include <js/Stack.h>
-#include <js/UniquePtr.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -29,10 +25,6 @@ namespace {
 
 const JSClass global_class = {"global", JSCLASS_GLOBAL_FLAGS, &JS::DefaultGlobalClassOps,
                                nullptr, nullptr, nullptr};
-
-// Native stack SpiderMonkey may use before it reports "too much recursion"
-// (the main thread has 8 MiB; sanitizers make frames larger).
-constexpr std::size_t stack_quota = 4 * 1024 * 1024;
 
 const char* const main_params[] = {"exports", "require", "module", "__filename", "__dirname"};
 
@@ -59,7 +51,7 @@ void run_queued(void* arg) {
 // ---- construction and teardown ------------------------------------------------
 
 engine::engine(phaseloop::loop& l, const run_options& o, std::string source)
-    : loop_(&l), opts_(o), source_(std::move(source)) {
+    : script_host(o, std::move(source), style_for(o.mode)), loop_(&l) {
   start_ns_ = phaseloop::loop::hrtime();
   rt_.emplace(l, o.mode);
   if (o.trace || o.annotate_fd >= 0) {
@@ -69,35 +61,18 @@ engine::engine(phaseloop::loop& l, const run_options& o, std::string source)
     rt_->set_observer(tracker_.get());
   }
   if (!init_context()) {
-    if (cx_ != nullptr) {
-      JS_DestroyContext(cx_);
-      cx_ = nullptr;
-    }
+    for (auto& p : protos_) p.reset();
+    process_.reset();
+    destroy_context();
   }
 }
 
 bool engine::init_context() {
-  cx_ = JS_NewContext(JS::DefaultHeapMaxBytes);
-  if (cx_ == nullptr) return false;
-  // SpiderMonkey's default cap (32 MiB) is an embedding default, not a
-  // Node one: a script queueing a million callbacks needs more. Node's heap
-  // is bounded by memory in practice; so is this one (4 GiB).
-  JS_SetGCParameter(cx_, JSGC_MAX_BYTES, 0xffffffffu);
-  JS_SetContextPrivate(cx_, this);
-  JS_SetNativeStackQuota(cx_, stack_quota);
-  if (!JS::InitSelfHostedCode(cx_)) return false;
-  jobs_ = std::make_unique<promise_job_queue<engine>>(*this);
-  JS::SetJobQueue(cx_, jobs_.get());
-  JS::SetPromiseRejectionTrackerCallback(cx_, rejection_tracker, this);
+  if (!new_context(std::make_unique<promise_job_queue<engine>>(*this), rejection_tracker, this, &global_class)) {
+    return false;
+  }
   rt_->on_rejections(process_rejections, this);
-
-  JS::RealmOptions ro;
-  JS::RootedObject global(cx_, JS_NewGlobalObject(cx_, &global_class, nullptr,
-                                                  JS::FireOnNewGlobalHook, ro));
-  if (!global) return false;
-  global_.emplace(cx_, global);
-  JS::EnterRealm(cx_, global);
-  if (!JS::InitRealmStandardClasses(cx_)) return false;
+  JS::RootedObject global(cx_, script_host::global());
   // globalThis came with Node 12 (V8 7.0).
   if (opts_.mode != node::mode::current && !JS_DeleteProperty(cx_, global, "globalThis")) return false;
   return define_globals(*this, global) && define_timers(*this, global);
@@ -137,10 +112,7 @@ engine::~engine() {
   main_fn_.reset();
   for (auto& p : protos_) p.reset();
   process_.reset();
-  global_.reset();
-  JS::LeaveRealm(cx_, nullptr);
-  JS_DestroyContext(cx_);
-  cx_ = nullptr;
+  destroy_context();
 }
 
 double engine::uptime_ms() const noexcept {
@@ -194,15 +166,8 @@ bool engine::compile_main(JS::MutableHandleObject fn) {
   JS::CompileOptions co(cx_);
   // CompileFunction puts the body on the line after the one given.
   co.setFileAndLine(opts_.path.c_str(), 0);
-  // SpiderMonkey 102's CompileFunction reads UTF-8 source as Latin-1:
-  // give it UTF-16.
-  std::size_t len = 0;
-  JS::UniqueTwoByteChars chars(
-      JS::LossyUTF8CharsToNewTwoByteCharsZ(cx_, JS::UTF8Chars(text.data(), text.size()), &len, js::MallocArena)
-          .get());
-  if (!chars) return false;
   JS::SourceText<char16_t> src;
-  if (!src.init(cx_, std::move(chars), len)) return false;
+  if (!utf16_source(text, src)) return false;
   JS::RootedObjectVector env(cx_);
   JSFunction* f = JS::CompileFunction(cx_, env, co, "Object.<anonymous>", 5, main_params, src);
   if (f == nullptr) return false;
@@ -284,31 +249,6 @@ void engine::exit_now(int code) {
 void engine::warn(std::string_view text) {
   std::fprintf(stderr, "(node:%d) %.*s\n", static_cast<int>(getpid()), static_cast<int>(text.size()),
                text.data());
-}
-
-std::string engine::source_line(unsigned line) const {
-  std::size_t pos = 0;
-  for (unsigned l = 1; l < line; l++) {
-    pos = source_.find('\n', pos);
-    if (pos == std::string::npos) return {};
-    pos++;
-  }
-  std::size_t end = source_.find('\n', pos);
-  if (end == std::string::npos) end = source_.size();
-  std::string s = source_.substr(pos, end - pos);
-  if (!s.empty() && s.back() == '\r') s.pop_back();
-  return s;
-}
-
-void engine::print_location(std::string& out, unsigned line, unsigned column) const {
-  out += opts_.path;
-  out += ':';
-  out += std::to_string(line);
-  out += '\n';
-  out += source_line(line);
-  out += '\n';
-  if (column > 1) out.append(column - 1, ' ');
-  out += "^\n";
 }
 
 void engine::die_uncaught() {

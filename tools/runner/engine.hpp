@@ -24,6 +24,7 @@
 #include "phaseloop/detail/ilist.hpp"
 #include "phaseloop/loop.hpp"
 #include "phaseloop/node.hpp"
+#include "runner/host.hpp"
 #include "runner/runner.hpp"
 #include "runner/trace.hpp"
 
@@ -73,7 +74,7 @@ struct fs_op;
 /// Prototypes the bindings keep for the objects they make.
 enum class proto : std::uint8_t { timeout, immediate, buffer, stats, fs_module, count_ };
 
-class engine {
+class engine final : public script_host {
  public:
   /// Builds the context, the runtime (in o.mode) and the globals. `source`
   /// is the script's text. Check ok() afterwards.
@@ -83,19 +84,14 @@ class engine {
   engine(const engine&) = delete;
   engine& operator=(const engine&) = delete;
 
-  bool ok() const noexcept { return cx_ != nullptr; }
-
   /// Compiles the script as a CommonJS function, runs it as the main
   /// native callback, then runs the loop. Returns the exit status.
   int run();
 
-  static engine& from(JSContext* cx) { return *static_cast<engine*>(JS_GetContextPrivate(cx)); }
-  JSContext* cx() const noexcept { return cx_; }
+  static engine& from(JSContext* cx) { return static_cast<engine&>(script_host::from(cx)); }
   node::runtime& rt() noexcept { return *rt_; }
   phaseloop::loop& owner() noexcept { return *loop_; }
   node::mode mode() const noexcept { return opts_.mode; }
-  const run_options& options() const noexcept { return opts_; }
-  output& out() noexcept { return out_; }
   tracker* tracing() noexcept { return tracker_.get(); }
   /// Milliseconds since the engine started (performance.now()).
   double uptime_ms() const noexcept;
@@ -165,8 +161,6 @@ class engine {
   bool compile_main(JS::MutableHandleObject fn);
   static void run_main_cb(void* self);
   int exit_status();
-  std::string source_line(unsigned line) const;
-  void print_location(std::string& out, unsigned line, unsigned column) const;
 
   // Unhandled rejections (Node's processPromiseRejections).
   static void rejection_tracker(JSContext*, bool, JS::HandleObject promise,
@@ -175,14 +169,8 @@ class engine {
   void report_rejection(JS::HandleObject promise, std::uint64_t uid);
 
   phaseloop::loop* loop_;
-  run_options opts_;
-  std::string source_;
-  output out_;
   std::unique_ptr<tracker> tracker_;
   std::optional<node::runtime> rt_;
-  JSContext* cx_ = nullptr;
-  std::unique_ptr<JS::JobQueue> jobs_;
-  std::optional<JS::PersistentRootedObject> global_;
   std::optional<JS::PersistentRootedObject> process_;
   std::optional<JS::PersistentRootedObject> main_fn_;
   std::optional<JS::PersistentRootedObject> protos_[static_cast<int>(proto::count_)];

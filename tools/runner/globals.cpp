@@ -43,8 +43,9 @@ namespace {
 
 // ---- console -----------------------------------------------------------------------
 
+// console serves both engines: it needs only the script_host.
 bool format_call(JSContext* cx, const JS::CallArgs& args, std::string& text) {
-  return format_args(cx, args, style_for(engine::from(cx).mode()), text);
+  return format_args(cx, args, script_host::from(cx).console_style(), text);
 }
 
 bool console_out(JSContext* cx, unsigned argc, JS::Value* vp) {
@@ -52,7 +53,7 @@ bool console_out(JSContext* cx, unsigned argc, JS::Value* vp) {
   std::string text;
   if (!format_call(cx, args, text)) return false;
   text += '\n';
-  engine::from(cx).out().script(text);
+  script_host::from(cx).out().script(text);
   args.rval().setUndefined();
   return true;
 }
@@ -62,6 +63,7 @@ bool console_err(JSContext* cx, unsigned argc, JS::Value* vp) {
   std::string text;
   if (!format_call(cx, args, text)) return false;
   text += '\n';
+  std::fflush(stdout);  // what was printed before comes first
   std::fwrite(text.data(), 1, text.size(), stderr);
   args.rval().setUndefined();
   return true;
@@ -309,13 +311,15 @@ JSObject* make_require(engine& e) {
   return f ? JS_GetFunctionObject(f) : nullptr;
 }
 
+bool define_console(JSContext* cx, JS::HandleObject global) {
+  JS::RootedObject console(cx, JS_NewPlainObject(cx));
+  return console && JS_DefineFunctions(cx, console, console_functions) &&
+         JS_DefineProperty(cx, global, "console", console, 0);
+}
+
 bool define_globals(engine& e, JS::HandleObject global) {
   JSContext* cx = e.cx();
-  JS::RootedObject console(cx, JS_NewPlainObject(cx));
-  if (!console || !JS_DefineFunctions(cx, console, console_functions) ||
-      !JS_DefineProperty(cx, global, "console", console, 0)) {
-    return false;
-  }
+  if (!define_console(cx, global)) return false;
   JS::RootedObject process(cx, make_process(e));
   if (!process || !JS_DefineProperty(cx, global, "process", process, 0)) return false;
   e.set_process_object(process);

@@ -7,9 +7,12 @@
 //   main.cpp      command line, --help, --version
 //   run.cpp       `run`: reads the file, builds loop + runtime + engine
 //   js.hpp        SpiderMonkey's API, as every file includes it
+//   host.*        what both engines share: the context and its global, the
+//                 script's text and output (console is defined on it)
+//   job_queue.hpp promise jobs into the layer's microtask queue
 //   bindings.hpp  what globals.cpp, timers.cpp and fs_module.cpp define
-//   engine.*      the SpiderMonkey context: job queue, rejections, errors,
-//                 the main script, the JS values the Node layer holds
+//   engine.*      the Node engine: rejections, errors, the main script,
+//                 the JS values the Node layer holds
 //   globals.cpp   console, timers, immediates, process, queueMicrotask,
 //                 performance, require
 //   fs_module.cpp require('fs') on phaseloop's fs requests

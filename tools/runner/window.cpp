@@ -5,17 +5,13 @@
 
 #include "runner/window.hpp"
 
-#include <js/CharacterEncoding.h>
 #include <js/CompilationAndEvaluation.h>
 #include <js/Conversions.h>
 #include <js/ErrorReport.h>
 #include <js/Exception.h>
-#include <js/Initialization.h>
 #include <js/Promise.h>
-#include <js/Realm.h>
 #include <js/SavedFrameAPI.h>
 #include <js/SourceText.h>
-#include <js/UniquePtr.h>
 
 #include <cstdio>
 #include <utility>
@@ -30,15 +26,6 @@ namespace {
 
 const JSClass window_class = {"Window", JSCLASS_GLOBAL_FLAGS, &JS::DefaultGlobalClassOps,
                               nullptr, nullptr, nullptr};
-
-// As engine.cpp: the native stack SpiderMonkey may use.
-constexpr std::size_t stack_quota = 4 * 1024 * 1024;
-
-browser::options runtime_options() {
-  browser::options o;
-  o.frame_rate = 60;  // headless Chromium's frame clock
-  return o;
-}
 
 }  // namespace
 
@@ -69,37 +56,28 @@ void window_engine::run_job(void* arg) {
 // ---- construction and teardown ---------------------------------------------------
 
 window_engine::window_engine(phaseloop::loop& l, const run_options& o, std::string source)
-    : loop_(&l), opts_(o), source_(std::move(source)) {
-  rt_.emplace(l, runtime_options());
+    : script_host(o, std::move(source), inspect_style::node20), loop_(&l) {
+  // The defaults are Chromium's: 60 Hz frames, its timer rules, oldest
+  // task first.
+  rt_.emplace(l);
   if (o.trace || o.annotate_fd >= 0) {
     tracer_ = std::make_unique<window_tracer>(out_, o.trace, o.annotate_fd);
     out_.set_listener(tracer_.get());
     rt_->set_observer(tracer_.get());
   }
-  if (!init_context() && cx_ != nullptr) {
-    JS_DestroyContext(cx_);
-    cx_ = nullptr;
+  if (!init_context()) {
+    for (auto& p : protos_) p.reset();
+    destroy_context();
   }
 }
 
 bool window_engine::init_context() {
-  cx_ = JS_NewContext(JS::DefaultHeapMaxBytes);
-  if (cx_ == nullptr) return false;
-  JS_SetGCParameter(cx_, JSGC_MAX_BYTES, 0xffffffffu);
-  JS_SetContextPrivate(cx_, this);
-  JS_SetNativeStackQuota(cx_, stack_quota);
-  if (!JS::InitSelfHostedCode(cx_)) return false;
-  jobs_ = std::make_unique<promise_job_queue<window_engine>>(*this);
-  JS::SetJobQueue(cx_, jobs_.get());
-  JS::SetPromiseRejectionTrackerCallback(cx_, rejection_tracker, this);
+  if (!new_context(std::make_unique<promise_job_queue<window_engine>>(*this), rejection_tracker, this,
+                   &window_class)) {
+    return false;
+  }
   rt_->on_checkpoint_end(checkpoint_end, this);
-
-  JS::RealmOptions ro;
-  JS::RootedObject global(cx_, JS_NewGlobalObject(cx_, &window_class, nullptr, JS::FireOnNewGlobalHook, ro));
-  if (!global) return false;
-  global_.emplace(cx_, global);
-  JS::EnterRealm(cx_, global);
-  if (!JS::InitRealmStandardClasses(cx_)) return false;
+  JS::RootedObject global(cx_, script_host::global());
   // window and self are the global object itself.
   JS::RootedValue self(cx_, JS::ObjectValue(*global));
   if (!JS_DefineProperty(cx_, global, "window", self, JSPROP_ENUMERATE | JSPROP_READONLY) ||
@@ -126,10 +104,7 @@ window_engine::~window_engine() {
   rt_.reset();
   unhandled_.clear();
   for (auto& p : protos_) p.reset();
-  global_.reset();
-  JS::LeaveRealm(cx_, nullptr);
-  JS_DestroyContext(cx_);
-  cx_ = nullptr;
+  destroy_context();
 }
 
 // ---- the main script -----------------------------------------------------------------
@@ -137,15 +112,8 @@ window_engine::~window_engine() {
 bool window_engine::evaluate_main() {
   JS::CompileOptions co(cx_);
   co.setFileAndLine(opts_.path.c_str(), 1);
-  // SpiderMonkey 102 reads UTF-8 source as Latin-1 on some paths: give it UTF-16.
-  std::size_t len = 0;
-  JS::UniqueTwoByteChars chars(
-      JS::LossyUTF8CharsToNewTwoByteCharsZ(cx_, JS::UTF8Chars(source_.data(), source_.size()), &len,
-                                           js::MallocArena)
-          .get());
-  if (!chars) return false;
   JS::SourceText<char16_t> src;
-  if (!src.init(cx_, std::move(chars), len)) return false;
+  if (!utf16_source(source_, src)) return false;
   JS::RootedValue rval(cx_);
   return JS::Evaluate(cx_, co, src, &rval);
 }
@@ -249,13 +217,10 @@ void window_engine::report(JS::HandleValue error, JS::HandleObject stack) {
   if (!in_onerror_ && call_onerror(message, file, line, column, error)) return;
 
   std::string msg;
-  if (!file.empty() && line > 0) {
+  if (file == opts_.path && line > 0) {
+    print_location(msg, line, column);
+  } else if (!file.empty() && line > 0) {
     msg += file + ":" + std::to_string(line) + "\n";
-    if (file == opts_.path) {
-      msg += source_line(line) + "\n";
-      if (column > 1) msg.append(column - 1, ' ');
-      msg += "^\n";
-    }
   }
   msg += "Uncaught " + text + "\n";
   out_.finish();
@@ -266,7 +231,7 @@ void window_engine::report(JS::HandleValue error, JS::HandleObject stack) {
 
 bool window_engine::call_onerror(const std::string& message, const std::string& file, unsigned line,
                                  unsigned column, JS::HandleValue error) {
-  JS::RootedObject global(cx_, *global_);
+  JS::RootedObject global(cx_, script_host::global());
   JS::RootedValue handler(cx_);
   if (!JS_GetProperty(cx_, global, "onerror", &handler)) {
     JS_ClearPendingException(cx_);
@@ -294,19 +259,6 @@ bool window_engine::call_onerror(const std::string& message, const std::string& 
   return ok && rval.isBoolean() && rval.toBoolean();
 }
 
-std::string window_engine::source_line(unsigned line) const {
-  std::size_t pos = 0;
-  for (unsigned l = 1; l < line; l++) {
-    pos = source_.find('\n', pos);
-    if (pos == std::string::npos) return {};
-    pos++;
-  }
-  std::size_t end = source_.find('\n', pos);
-  if (end == std::string::npos) end = source_.size();
-  std::string s = source_.substr(pos, end - pos);
-  if (!s.empty() && s.back() == '\r') s.pop_back();
-  return s;
-}
 
 // ---- unhandled rejections --------------------------------------------------------------
 
@@ -356,32 +308,6 @@ void window_engine::checkpoint_end(browser::runtime&, void* self) {
 
 namespace {
 
-bool console_log(JSContext* cx, unsigned argc, JS::Value* vp) {
-  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
-  std::string text;
-  if (!format_args(cx, args, inspect_style::node20, text)) return false;
-  text += '\n';
-  window_engine::from(cx).out().script(text);
-  args.rval().setUndefined();
-  return true;
-}
-
-bool console_error(JSContext* cx, unsigned argc, JS::Value* vp) {
-  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
-  std::string text;
-  if (!format_args(cx, args, inspect_style::node20, text)) return false;
-  text += '\n';
-  window_engine::from(cx).out().finish();
-  std::fwrite(text.data(), 1, text.size(), stderr);
-  args.rval().setUndefined();
-  return true;
-}
-
-const JSFunctionSpec console_functions[] = {
-    JS_FN("log", console_log, 0, JSPROP_ENUMERATE),     JS_FN("info", console_log, 0, JSPROP_ENUMERATE),
-    JS_FN("debug", console_log, 0, JSPROP_ENUMERATE),   JS_FN("error", console_error, 0, JSPROP_ENUMERATE),
-    JS_FN("warn", console_error, 0, JSPROP_ENUMERATE),  JS_FS_END};
-
 bool performance_now(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
   args.rval().setDouble(window_engine::from(cx).rt().now());
@@ -408,11 +334,8 @@ bool throw_type_error(JSContext* cx, const char* message) {
 
 bool define_window_globals(window_engine& e, JS::HandleObject global) {
   JSContext* cx = e.cx();
-  JS::RootedObject console(cx, JS_NewPlainObject(cx));
   JS::RootedObject performance(cx, JS_NewPlainObject(cx));
-  return console && performance && JS_DefineFunctions(cx, console, console_functions) &&
-         JS_DefineFunctions(cx, performance, performance_functions) &&
-         JS_DefineProperty(cx, global, "console", console, 0) &&
+  return performance && define_console(cx, global) && JS_DefineFunctions(cx, performance, performance_functions) &&
          JS_DefineProperty(cx, global, "performance", performance, JSPROP_ENUMERATE) &&
          JS_DefineFunction(cx, global, "queueMicrotask", queue_microtask, 1, JSPROP_ENUMERATE);
 }

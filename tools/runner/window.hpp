@@ -33,6 +33,7 @@
 #include "phaseloop/browser.hpp"
 #include "phaseloop/detail/ilist.hpp"
 #include "phaseloop/loop.hpp"
+#include "runner/host.hpp"
 #include "runner/runner.hpp"
 #include "runner/trace.hpp"
 
@@ -84,26 +85,20 @@ using window_message_list = detail::ilist<window_message, &window_message::node>
 /// What a queued microtask is, for the trace.
 enum class window_job : std::uint8_t { promise_job, queue_microtask };
 
-class window_engine {
+class window_engine final : public script_host {
  public:
   window_engine(phaseloop::loop& l, const run_options& o, std::string source);
   ~window_engine();
   window_engine(const window_engine&) = delete;
   window_engine& operator=(const window_engine&) = delete;
 
-  bool ok() const noexcept { return cx_ != nullptr; }
   /// Runs the script as the main task, then the event loop until nothing
   /// is left. Returns the exit status.
   int run();
 
-  static window_engine& from(JSContext* cx) {
-    return *static_cast<window_engine*>(JS_GetContextPrivate(cx));
-  }
-  JSContext* cx() const noexcept { return cx_; }
+  static window_engine& from(JSContext* cx) { return static_cast<window_engine&>(script_host::from(cx)); }
   browser::runtime& rt() noexcept { return *rt_; }
-  output& out() noexcept { return out_; }
   window_tracer* tracing() noexcept { return tracer_.get(); }
-  const std::string& path() const noexcept { return opts_.path; }
 
   // ---- calling into JS as a page does ----
   /// Calls fn(args...) with `thisv`. An exception is reported ("report the
@@ -132,7 +127,7 @@ class window_engine {
     const auto& slot = protos_[static_cast<int>(p)];
     return slot ? slot->get() : nullptr;
   }
-  JSObject* global() const { return global_ ? global_->get() : nullptr; }
+
   std::uint64_t next_id() noexcept { return ++ids_; }
 
  private:
@@ -154,21 +149,14 @@ class window_engine {
   void report(JS::HandleValue error, JS::HandleObject stack);
   bool call_onerror(const std::string& message, const std::string& file, unsigned line,
                     unsigned column, JS::HandleValue error);
-  std::string source_line(unsigned line) const;
 
   static void rejection_tracker(JSContext*, bool, JS::HandleObject promise,
                                 JS::PromiseRejectionHandlingState state, void* data);
   static void checkpoint_end(browser::runtime&, void* self);
 
   phaseloop::loop* loop_;
-  run_options opts_;
-  std::string source_;
-  output out_;
   std::unique_ptr<window_tracer> tracer_;
   std::optional<browser::runtime> rt_;
-  JSContext* cx_ = nullptr;
-  std::unique_ptr<JS::JobQueue> jobs_;
-  std::optional<JS::PersistentRootedObject> global_;
   std::optional<JS::PersistentRootedObject> protos_[static_cast<int>(window_proto::count_)];
   std::vector<std::unique_ptr<JS::PersistentRootedObject>> unhandled_;
   detail::ilist<queued_job, &queued_job::node> queued_;

@@ -39,7 +39,7 @@ void evaluate_string(window_engine& e, JS::HandleValue code) {
     return;
   }
   // Its own source, not the file's: errors must not point into the script.
-  const std::string name = e.path() + " (timer handler string)";
+  const std::string name = e.options().path + " (timer handler string)";
   JS::CompileOptions co(cx);
   co.setFileAndLine(name.c_str(), 1);
   JS::SourceText<mozilla::Utf8Unit> src;
@@ -143,20 +143,48 @@ bool clear_timer(JSContext* cx, unsigned argc, JS::Value* vp) {
 
 // ---- animation frames ------------------------------------------------------------
 
-void run_frame(double timestamp, void* arg) {
-  auto* rec = static_cast<window_callback*>(arg);
-  window_engine& e = *rec->owner;
+using callback_table = std::unordered_map<unsigned, std::unique_ptr<window_callback>>;
+
+// A frame or idle callback runs once: its record leaves its table before
+// the call (it is always there: cancelling removes it from both).
+std::unique_ptr<window_callback> take(callback_table& table, unsigned id) {
+  auto it = table.find(id);
+  std::unique_ptr<window_callback> rec = std::move(it->second);
+  table.erase(it);
+  return rec;
+}
+
+// Calls a taken callback with window as `this` and one argument.
+void call_once(window_engine& e, const window_callback& rec, JS::HandleValue arg) {
   JSContext* cx = e.cx();
-  auto it = e.frames().find(rec->id);
-  std::unique_ptr<window_callback> done = std::move(it->second);
-  e.frames().erase(it);
-  if (window_tracer* tr = e.tracing()) tr->detail("requestAnimationFrame", done->id, "");
-  JS::RootedValue fn(cx, done->fn);
+  JS::RootedValue fn(cx, rec.fn);
   JS::RootedValueArray<1> argv(cx);
-  argv[0].setDouble(timestamp);
+  argv[0].set(arg);
   JS::RootedValue thisv(cx, window_this(e));
   JS::RootedValue rval(cx);
   e.call(thisv, fn, argv, &rval);
+}
+
+// cancelAnimationFrame / cancelIdleCallback: the handle is a WebIDL
+// `unsigned long`; unknown handles are ignored.
+template <callback_table& (window_engine::*Table)() noexcept, void (browser::runtime::*Cancel)(unsigned) noexcept>
+bool cancel_callback(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  window_engine& e = window_engine::from(cx);
+  args.rval().setUndefined();
+  uint32_t id = 0;
+  if (!JS::ToUint32(cx, args.get(0), &id)) return false;
+  if ((e.*Table)().erase(id) > 0) (e.rt().*Cancel)(id);
+  return true;
+}
+
+void run_frame(double timestamp, void* arg) {
+  auto* rec = static_cast<window_callback*>(arg);
+  window_engine& e = *rec->owner;
+  std::unique_ptr<window_callback> done = take(e.frames(), rec->id);
+  if (window_tracer* tr = e.tracing()) tr->detail("requestAnimationFrame", done->id, "");
+  JS::RootedValue ts(e.cx(), JS::DoubleValue(timestamp));
+  call_once(e, *done, ts);
 }
 
 bool request_animation_frame(JSContext* cx, unsigned argc, JS::Value* vp) {
@@ -171,16 +199,6 @@ bool request_animation_frame(JSContext* cx, unsigned argc, JS::Value* vp) {
   rec->id = e.rt().request_animation_frame(run_frame, rec.get());
   args.rval().setNumber(rec->id);
   e.frames().emplace(rec->id, std::move(rec));
-  return true;
-}
-
-bool cancel_animation_frame(JSContext* cx, unsigned argc, JS::Value* vp) {
-  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
-  window_engine& e = window_engine::from(cx);
-  args.rval().setUndefined();
-  uint32_t id = 0;
-  if (!JS::ToUint32(cx, args.get(0), &id)) return false;
-  if (e.frames().erase(id) > 0) e.rt().cancel_animation_frame(id);
   return true;
 }
 
@@ -228,9 +246,7 @@ void run_idle(const browser::idle_deadline& d, void* arg) {
   auto* rec = static_cast<window_callback*>(arg);
   window_engine& e = *rec->owner;
   JSContext* cx = e.cx();
-  auto it = e.idles().find(rec->id);
-  std::unique_ptr<window_callback> done = std::move(it->second);
-  e.idles().erase(it);
+  std::unique_ptr<window_callback> done = take(e.idles(), rec->id);
   if (window_tracer* tr = e.tracing()) {
     tr->detail("requestIdleCallback", done->id, d.did_timeout ? "timed out" : "");
   }
@@ -242,12 +258,8 @@ void run_idle(const browser::idle_deadline& d, void* arg) {
   }
   JS::SetReservedSlot(deadline, slot_deadline, JS::DoubleValue(d.deadline));
   JS::SetReservedSlot(deadline, slot_did_timeout, JS::BooleanValue(d.did_timeout));
-  JS::RootedValue fn(cx, done->fn);
-  JS::RootedValueArray<1> argv(cx);
-  argv[0].setObject(*deadline);
-  JS::RootedValue thisv(cx, window_this(e));
-  JS::RootedValue rval(cx);
-  e.call(thisv, fn, argv, &rval);
+  JS::RootedValue deadline_v(cx, JS::ObjectValue(*deadline));
+  call_once(e, *done, deadline_v);
 }
 
 bool request_idle_callback(JSContext* cx, unsigned argc, JS::Value* vp) {
@@ -273,16 +285,6 @@ bool request_idle_callback(JSContext* cx, unsigned argc, JS::Value* vp) {
   rec->id = e.rt().request_idle_callback(run_idle, rec.get(), timeout);
   args.rval().setNumber(rec->id);
   e.idles().emplace(rec->id, std::move(rec));
-  return true;
-}
-
-bool cancel_idle_callback(JSContext* cx, unsigned argc, JS::Value* vp) {
-  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
-  window_engine& e = window_engine::from(cx);
-  args.rval().setUndefined();
-  uint32_t id = 0;
-  if (!JS::ToUint32(cx, args.get(0), &id)) return false;
-  if (e.idles().erase(id) > 0) e.rt().cancel_idle_callback(id);
   return true;
 }
 
@@ -461,9 +463,12 @@ const JSFunctionSpec window_functions[] = {
     JS_FN("clearTimeout", clear_timer, 1, JSPROP_ENUMERATE),
     JS_FN("clearInterval", clear_timer, 1, JSPROP_ENUMERATE),
     JS_FN("requestAnimationFrame", request_animation_frame, 1, JSPROP_ENUMERATE),
-    JS_FN("cancelAnimationFrame", cancel_animation_frame, 1, JSPROP_ENUMERATE),
+    JS_FN("cancelAnimationFrame",
+          (cancel_callback<&window_engine::frames, &browser::runtime::cancel_animation_frame>), 1,
+          JSPROP_ENUMERATE),
     JS_FN("requestIdleCallback", request_idle_callback, 1, JSPROP_ENUMERATE),
-    JS_FN("cancelIdleCallback", cancel_idle_callback, 1, JSPROP_ENUMERATE),
+    JS_FN("cancelIdleCallback", (cancel_callback<&window_engine::idles, &browser::runtime::cancel_idle_callback>),
+          1, JSPROP_ENUMERATE),
     JS_FS_END};
 
 }  // namespace

@@ -1,0 +1,89 @@
+// The SpiderMonkey context both engines use, and the script's lines.
+
+#include "runner/host.hpp"
+
+#include <js/CharacterEncoding.h>
+#include <js/Initialization.h>
+#include <js/Realm.h>
+#include <js/UniquePtr.h>
+
+#include <utility>
+
+namespace phaseloop::runner {
+
+namespace {
+
+// Native stack SpiderMonkey may use before it reports "too much recursion"
+// (the main thread has 8 MiB; sanitizers make frames larger).
+constexpr std::size_t stack_quota = 4 * 1024 * 1024;
+
+}  // namespace
+
+bool script_host::new_context(std::unique_ptr<JS::JobQueue> jobs, JS::PromiseRejectionTrackerCallback track,
+                              void* track_data, const JSClass* cls) {
+  cx_ = JS_NewContext(JS::DefaultHeapMaxBytes);
+  if (cx_ == nullptr) return false;
+  // SpiderMonkey's default cap (32 MiB) is an embedding default, not
+  // Node's or a browser's: a script queueing a million callbacks needs
+  // more. Their heaps are bounded by memory in practice; so is this one
+  // (4 GiB).
+  JS_SetGCParameter(cx_, JSGC_MAX_BYTES, 0xffffffffu);
+  JS_SetContextPrivate(cx_, this);
+  JS_SetNativeStackQuota(cx_, stack_quota);
+  if (!JS::InitSelfHostedCode(cx_)) return false;
+  jobs_ = std::move(jobs);
+  JS::SetJobQueue(cx_, jobs_.get());
+  JS::SetPromiseRejectionTrackerCallback(cx_, track, track_data);
+
+  JS::RealmOptions ro;
+  JS::RootedObject global(cx_, JS_NewGlobalObject(cx_, cls, nullptr, JS::FireOnNewGlobalHook, ro));
+  if (!global) return false;
+  global_.emplace(cx_, global);
+  JS::EnterRealm(cx_, global);
+  entered_ = true;
+  return JS::InitRealmStandardClasses(cx_);
+}
+
+void script_host::destroy_context() noexcept {
+  if (cx_ == nullptr) return;
+  global_.reset();
+  if (entered_) JS::LeaveRealm(cx_, nullptr);
+  entered_ = false;
+  JS_DestroyContext(cx_);
+  cx_ = nullptr;
+}
+
+bool script_host::utf16_source(const std::string& text, JS::SourceText<char16_t>& src) {
+  std::size_t len = 0;
+  JS::UniqueTwoByteChars chars(
+      JS::LossyUTF8CharsToNewTwoByteCharsZ(cx_, JS::UTF8Chars(text.data(), text.size()), &len, js::MallocArena)
+          .get());
+  return chars && src.init(cx_, std::move(chars), len);
+}
+
+std::string script_host::source_line(unsigned line) const {
+  std::size_t pos = 0;
+  for (unsigned l = 1; l < line; l++) {
+    pos = source_.find('\n', pos);
+    if (pos == std::string::npos) return {};
+    pos++;
+  }
+  std::size_t end = source_.find('\n', pos);
+  if (end == std::string::npos) end = source_.size();
+  std::string s = source_.substr(pos, end - pos);
+  if (!s.empty() && s.back() == '\r') s.pop_back();
+  return s;
+}
+
+void script_host::print_location(std::string& out, unsigned line, unsigned column) const {
+  out += opts_.path;
+  out += ':';
+  out += std::to_string(line);
+  out += '\n';
+  out += source_line(line);
+  out += '\n';
+  if (column > 1) out.append(column - 1, ' ');
+  out += "^\n";
+}
+
+}  // namespace phaseloop::runner

@@ -1,0 +1,76 @@
+#pragma once
+// What both engines share (engine.hpp runs Node's modes, window.hpp the
+// browser's): the script's text and options, its standard output, and one
+// SpiderMonkey context with one global, made and destroyed the same way.
+// The context's private pointer is the script_host, so bindings common to
+// both (console) find it with script_host::from(cx), and each engine's
+// from() casts it back to itself.
+
+#include "runner/js.hpp"
+
+#include <js/Promise.h>
+#include <js/SourceText.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "runner/inspect.hpp"
+#include "runner/runner.hpp"
+#include "runner/trace.hpp"
+
+namespace phaseloop::runner {
+
+class script_host {
+ public:
+  static script_host& from(JSContext* cx) { return *static_cast<script_host*>(JS_GetContextPrivate(cx)); }
+  script_host(const script_host&) = delete;
+  script_host& operator=(const script_host&) = delete;
+
+  bool ok() const noexcept { return cx_ != nullptr; }
+  JSContext* cx() const noexcept { return cx_; }
+  output& out() noexcept { return out_; }
+  const run_options& options() const noexcept { return opts_; }
+  /// How console.log formats values (the mode's Node version, or Node 20's
+  /// for the browser).
+  inspect_style console_style() const noexcept { return style_; }
+  /// The global object (null before the context is made).
+  JSObject* global() const { return global_ ? global_->get() : nullptr; }
+
+  /// Line `line` (from 1) of the script, without its line break.
+  std::string source_line(unsigned line) const;
+  /// Appends "PATH:LINE", the line, and a caret under `column` (from 1).
+  void print_location(std::string& out, unsigned line, unsigned column) const;
+
+ protected:
+  script_host(const run_options& o, std::string source, inspect_style style)
+      : opts_(o), source_(std::move(source)), style_(style) {}
+  ~script_host() = default;
+
+  /// Makes the context (4 GiB heap cap, stack quota, `this` as its private
+  /// pointer), gives promise jobs to `jobs` and rejection changes to
+  /// `track(…, track_data)`, and makes a global of class `cls`, entered,
+  /// with the standard classes. False on failure; destroy_context() then
+  /// cleans up what was made.
+  bool new_context(std::unique_ptr<JS::JobQueue> jobs, JS::PromiseRejectionTrackerCallback track,
+                   void* track_data, const JSClass* cls);
+  /// Leaves the global's realm and destroys the context. The engine drops
+  /// its own roots first.
+  void destroy_context() noexcept;
+  /// `text` as UTF-16 source text: SpiderMonkey 102 reads UTF-8 source as
+  /// Latin-1 on some paths (CompileFunction among them).
+  bool utf16_source(const std::string& text, JS::SourceText<char16_t>& src);
+
+  run_options opts_;
+  std::string source_;
+  output out_;
+  JSContext* cx_ = nullptr;
+
+ private:
+  inspect_style style_;
+  std::unique_ptr<JS::JobQueue> jobs_;
+  std::optional<JS::PersistentRootedObject> global_;
+  bool entered_ = false;
+};
+
+}  // namespace phaseloop::runner
