@@ -6,8 +6,6 @@
 #include "runner/window.hpp"
 
 #include <js/CompilationAndEvaluation.h>
-#include <js/Conversions.h>
-#include <js/ErrorReport.h>
 #include <js/Exception.h>
 #include <js/Promise.h>
 #include <js/SavedFrameAPI.h>
@@ -56,7 +54,7 @@ void window_engine::run_job(void* arg) {
 // ---- construction and teardown ---------------------------------------------------
 
 window_engine::window_engine(phaseloop::loop& l, const run_options& o, std::string source)
-    : script_host(o, std::move(source), inspect_style::node20), loop_(&l) {
+    : script_host(o, std::move(source), inspect_style::node20) {
   // The defaults are Chromium's: 60 Hz frames, its timer rules, oldest
   // task first.
   rt_.emplace(l);
@@ -180,24 +178,30 @@ bool top_frame(JSContext* cx, JS::HandleObject frame, std::string& file, unsigne
   return true;
 }
 
+// How a thrown value or rejection reason is shown: an Error's stack
+// ("Error: boom" and its frames), anything else as console.log shows it.
+std::string shown(JSContext* cx, JS::HandleValue v) {
+  std::string text;
+  if (is_error(cx, v)) {
+    JS::RootedObject obj(cx, &v.toObject());
+    bool frames = false;
+    if (!error_stack(cx, obj, text, frames)) text = "Error";
+  } else {
+    inspect_options io;
+    if (!inspect(cx, v, io, text)) text = "(a value that cannot be printed)";
+  }
+  JS_ClearPendingException(cx);
+  return text;
+}
+
 }  // namespace
 
 void window_engine::report(JS::HandleValue error, JS::HandleObject stack) {
   // HTML "report an exception": an ErrorEvent with the message, where it
   // was thrown and the value; window.onerror returning true cancels it.
   const bool err = is_error(cx_, error);
-  std::string text;  // "Error: boom" (with the stack below, for errors)
-  std::string head;  // the first line only
-  if (err) {
-    JS::RootedObject obj(cx_, &error.toObject());
-    bool frames = false;
-    if (!error_stack(cx_, obj, text, frames)) text = "Error";
-  } else {
-    inspect_options io;
-    if (!inspect(cx_, error, io, text)) text = "(a value that cannot be printed)";
-  }
-  JS_ClearPendingException(cx_);
-  head = text.substr(0, text.find('\n'));
+  const std::string text = shown(cx_, error);  // "Error: boom" and, for errors, the stack
+  const std::string head = text.substr(0, text.find('\n'));
   std::string file;
   unsigned line = 0, column = 0;
   if (!top_frame(cx_, stack, file, line, column) && err) {
@@ -212,9 +216,8 @@ void window_engine::report(JS::HandleValue error, JS::HandleObject stack) {
     }
     JS_ClearPendingException(cx_);
   }
-  const std::string message = "Uncaught " + head;
+  if (!in_onerror_ && call_onerror("Uncaught " + head, file, line, column, error)) return;
   if (tracer_) tracer_->note("error", head);
-  if (!in_onerror_ && call_onerror(message, file, line, column, error)) return;
 
   std::string msg;
   if (file == opts_.path && line > 0) {
@@ -259,7 +262,6 @@ bool window_engine::call_onerror(const std::string& message, const std::string& 
   return ok && rval.isBoolean() && rval.toBoolean();
 }
 
-
 // ---- unhandled rejections --------------------------------------------------------------
 
 void window_engine::rejection_tracker(JSContext* cx, bool, JS::HandleObject promise,
@@ -286,16 +288,7 @@ void window_engine::checkpoint_end(browser::runtime&, void* self) {
     e.unhandled_.erase(e.unhandled_.begin());
     JS::RootedObject promise(e.cx_, *p);
     JS::RootedValue reason(e.cx_, JS::GetPromiseResult(promise));
-    std::string text;
-    if (is_error(e.cx_, reason)) {
-      JS::RootedObject obj(e.cx_, &reason.toObject());
-      bool frames = false;
-      if (!error_stack(e.cx_, obj, text, frames)) text = "Error";
-    } else {
-      inspect_options io;
-      if (!inspect(e.cx_, reason, io, text)) text = "(a value that cannot be printed)";
-    }
-    JS_ClearPendingException(e.cx_);
+    const std::string text = shown(e.cx_, reason);
     if (e.tracer_) e.tracer_->note("unhandled-rejection", text.substr(0, text.find('\n')));
     e.out_.finish();
     std::fprintf(stderr, "%s: Uncaught (in promise) %s\n", e.opts_.path.c_str(), text.c_str());

@@ -154,7 +154,6 @@ class window_engine final : public script_host {
                                 JS::PromiseRejectionHandlingState state, void* data);
   static void checkpoint_end(browser::runtime&, void* self);
 
-  phaseloop::loop* loop_;
   std::unique_ptr<window_tracer> tracer_;
   std::optional<browser::runtime> rt_;
   std::optional<JS::PersistentRootedObject> protos_[static_cast<int>(window_proto::count_)];
