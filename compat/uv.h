@@ -4,15 +4,17 @@
  * against phaseloop unchanged and be linked with it instead of libuv.  It
  * declares the same functions, constants and types, and every type has
  * libuv's size and alignment on x86-64 Linux.  Members that libuv documents
- * as public carry libuv's names at libuv's offsets; everything the library
- * keeps for itself is opaque storage named uv_*private*_ (for example
- * uv_handle_private_, uv_private_, uv_private32_) -- programs must not
- * touch it.
+ * as public carry libuv's names at libuv's offsets, and so do the private
+ * members programs are known to use (a handle's `flags`); everything else
+ * the library keeps for itself is opaque storage named uv_*private*_ (for
+ * example uv_private_, uv_private32_) -- programs must not touch it.  The
+ * macros libuv's headers define are defined too
+ * (test/layout/check_macros.sh).
  *
  * Layout is verified against the system libuv by test/layout/check.sh.
  */
-#ifndef PHASELOOP_UV_H
-#define PHASELOOP_UV_H
+#ifndef UV_H
+#define UV_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -498,7 +500,7 @@ struct uv_dir_s {
   uv_dirent_t* dirents;  /* caller-supplied entry array */
   size_t nentries;       /* its capacity, then the count read */
   void* reserved[4];
-  uint64_t uv_private_[1];
+  UV_DIR_PRIVATE_FIELDS
 };
 
 
@@ -603,6 +605,7 @@ struct uv_shutdown_s {
   UV_REQ_FIELDS
   uv_stream_t* handle;        /* the stream being shut down */
   uv_shutdown_cb cb;          /* completion callback */
+  UV_SHUTDOWN_PRIVATE_FIELDS
 };
 
 /* uv_write() / uv_write2(). */
@@ -611,7 +614,7 @@ struct uv_write_s {
   uv_write_cb cb;             /* completion callback */
   uv_stream_t* send_handle;   /* handle passed over an IPC pipe, or NULL */
   uv_stream_t* handle;        /* the stream written to */
-  uint64_t uv_private_[13];
+  UV_WRITE_PRIVATE_FIELDS
 };
 
 /* uv_tcp_connect() / uv_pipe_connect(). */
@@ -619,7 +622,7 @@ struct uv_connect_s {
   UV_REQ_FIELDS
   uv_connect_cb cb;           /* completion callback */
   uv_stream_t* handle;        /* the stream being connected */
-  uint64_t uv_private_[2];
+  UV_CONNECT_PRIVATE_FIELDS
 };
 
 /* uv_udp_send(). */
@@ -627,7 +630,7 @@ struct uv_udp_send_s {
   UV_REQ_FIELDS
   uv_udp_t* handle;           /* the sending socket */
   uv_udp_send_cb cb;          /* completion callback */
-  uint64_t uv_private_[30];
+  UV_UDP_SEND_PRIVATE_FIELDS
 };
 
 /* A file system operation (uv_fs_*()). */
@@ -641,7 +644,7 @@ struct uv_fs_s {
   void* ptr;                  /* operation-specific result data */
   const char* path;           /* path argument, where there is one */
   uv_stat_t statbuf;          /* result of the stat family */
-  uint64_t uv_private_[21];
+  UV_FS_PRIVATE_FIELDS
 };
 
 /* uv_queue_work(): run work_cb on the thread pool. */
@@ -693,16 +696,21 @@ struct uv_random_s {
  * used as a uv_stream_t* and as a uv_handle_t*.
  * ====================================================================== */
 
-/* The private part ends with a 4-byte member at offset 88 (size 92, then
- * padding), exactly like libuv's, so a user struct that appends its own
- * members after UV_HANDLE_FIELDS gets libuv's offsets for them as well. */
+/* libuv's member names at libuv's offsets.  `flags` (offset 88) holds
+ * libuv 1.44's handle state bits (closing 0x1, closed 0x2, active 0x4,
+ * ref 0x8, readable 0x4000, writable 0x8000, ...), kept in step with the
+ * handle's state; the other private members are phaseloop's own bytes. */
 #define UV_HANDLE_FIELDS                                                \
   void* data;                 /* free for the user */                   \
   uv_loop_t* loop;            /* owning loop (read-only) */             \
   uv_handle_type type;        /* handle kind (read-only) */             \
-  unsigned int uv_handle_private_head32_;                               \
-  uint64_t uv_handle_private_[8];                                       \
-  unsigned int uv_handle_private_tail32_;                               \
+  uv_close_cb close_cb;       /* from uv_close() (private) */           \
+  void* handle_queue[2];      /* private */                             \
+  union {                                                               \
+    int fd;                                                             \
+    void* reserved[4];                                                  \
+  } u;                        /* private */                             \
+  UV_HANDLE_PRIVATE_FIELDS                                              \
 
 #define UV_STREAM_FIELDS                                                \
   size_t write_queue_size;    /* bytes queued but not yet written */    \
@@ -733,14 +741,14 @@ struct uv_pipe_s {
   UV_STREAM_FIELDS
   int ipc;                    /* non-zero: may carry handles */
   unsigned int uv_private32_;
-  uint64_t uv_private_[1];
+  UV_PIPE_PRIVATE_FIELDS
 };
 
 /* A terminal. */
 struct uv_tty_s {
   UV_HANDLE_FIELDS
   UV_STREAM_FIELDS
-  uint64_t uv_private_[8];
+  UV_TTY_PRIVATE_FIELDS
 };
 
 /* A UDP socket. */
@@ -748,14 +756,14 @@ struct uv_udp_s {
   UV_HANDLE_FIELDS
   size_t send_queue_size;     /* bytes waiting to be sent (read-only) */
   size_t send_queue_count;    /* send requests waiting (read-only) */
-  uint64_t uv_private_[13];
+  UV_UDP_PRIVATE_FIELDS
 };
 
 /* Readiness notification for a foreign descriptor. */
 struct uv_poll_s {
   UV_HANDLE_FIELDS
   uv_poll_cb poll_cb;         /* from uv_poll_start() */
-  uint64_t uv_private_[7];
+  UV_POLL_PRIVATE_FIELDS
 };
 
 /* Runs its callback right before the loop blocks for I/O. */
@@ -793,8 +801,7 @@ struct uv_process_s {
   UV_HANDLE_FIELDS
   uv_exit_cb exit_cb;         /* from the spawn options */
   int pid;                    /* the child's process id */
-  unsigned int uv_private32_;
-  uint64_t uv_private_[3];
+  UV_PROCESS_PRIVATE_FIELDS
 };
 
 /* File system change notification. */
@@ -1341,4 +1348,4 @@ inline int uv_tty_set_mode(uv_tty_t* tty, int mode) {
 }
 #endif
 
-#endif /* PHASELOOP_UV_H */
+#endif /* UV_H */

@@ -39,6 +39,10 @@ struct phaseloop::detail::loop_access {
   static_assert(offsetof(pl::handle, data) == offsetof(uv_handle_t, data));
   static_assert(offsetof(pl::handle, loop_) == offsetof(uv_handle_t, loop));
   static_assert(offsetof(pl::handle, type_) == offsetof(uv_handle_t, type));
+  static_assert(offsetof(pl::handle, close_cb_) == offsetof(uv_handle_t, close_cb));
+  static_assert(offsetof(pl::handle, next_closing_) == offsetof(uv_handle_t, next_closing));
+  static_assert(offsetof(pl::handle, flags_) == offsetof(uv_handle_t, flags));
+  static_assert(sizeof(pl::handle) == sizeof(uv_handle_t));
   static_assert(offsetof(pl::signal, signum_) == offsetof(uv_signal_t, signum));
   static_assert(offsetof(pl::signal, cb_) == offsetof(uv_signal_t, signal_cb));
   static_assert(offsetof(pl::req, data) == offsetof(uv_req_t, data));

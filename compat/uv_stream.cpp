@@ -116,7 +116,7 @@ int uv_read_stop(uv_stream_t* stream) { return S(stream).read_stop(); }
 int uv_write2(uv_write_t* req, uv_stream_t* handle, const uv_buf_t bufs[], unsigned int nbufs,
               uv_stream_t* send_handle, uv_write_cb cb) {
   return S(handle).write2(R<pl::write_req>(req), B(bufs), nbufs,
-                          send_handle ? &S(send_handle) : nullptr, cb_cast<pl::write_cb>(cb));
+                          send_handle ? &as<pl::handle>(send_handle) : nullptr, cb_cast<pl::write_cb>(cb));
 }
 
 int uv_write(uv_write_t* req, uv_stream_t* handle, const uv_buf_t bufs[], unsigned int nbufs, uv_write_cb cb) {
@@ -128,7 +128,7 @@ int uv_try_write(uv_stream_t* handle, const uv_buf_t bufs[], unsigned int nbufs)
 }
 
 int uv_try_write2(uv_stream_t* handle, const uv_buf_t bufs[], unsigned int nbufs, uv_stream_t* send_handle) {
-  return S(handle).try_write2(B(bufs), nbufs, send_handle ? &S(send_handle) : nullptr);
+  return S(handle).try_write2(B(bufs), nbufs, send_handle ? &as<pl::handle>(send_handle) : nullptr);
 }
 
 int uv_shutdown(uv_shutdown_t* req, uv_stream_t* handle, uv_shutdown_cb cb) {
@@ -139,7 +139,7 @@ int uv_listen(uv_stream_t* stream, int backlog, uv_connection_cb cb) {
   return S(stream).listen(backlog, cb_cast<pl::connection_cb>(cb));
 }
 
-int uv_accept(uv_stream_t* server, uv_stream_t* client) { return S(server).accept(S(client)); }
+int uv_accept(uv_stream_t* server, uv_stream_t* client) { return S(server).accept(as<pl::handle>(client)); }
 
 int uv_is_readable(const uv_stream_t* handle) { return S(handle).is_readable() ? 1 : 0; }
 

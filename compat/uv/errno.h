@@ -5,8 +5,8 @@
  * few conditions with no errno equivalent use fixed numbers below -3000.
  * The numbers are part of the ABI and equal libuv 1.44.2's on Linux.
  */
-#ifndef PHASELOOP_UV_ERRNO_H
-#define PHASELOOP_UV_ERRNO_H
+#ifndef UV_ERRNO_H_
+#define UV_ERRNO_H_
 
 #include <errno.h>
 
@@ -102,98 +102,100 @@
   XX(EILSEQ,          "illegal byte sequence")                          \
   XX(ESOCKTNOSUPPORT, "socket type not supported")                      \
 
-/* The codes themselves.  Same members as UV_ERRNO_MAP, grouped by origin. */
+/* The codes as macros (UV__ plus the name), as libuv's errno.h names them,
+ * so that preprocessor code can test them.  Grouped by origin: a Linux
+ * errno negated, then resolver failures, then conditions Linux has no
+ * errno for. */
+#define UV__E2BIG            (-E2BIG)
+#define UV__EACCES           (-EACCES)
+#define UV__EADDRINUSE       (-EADDRINUSE)
+#define UV__EADDRNOTAVAIL    (-EADDRNOTAVAIL)
+#define UV__EAFNOSUPPORT     (-EAFNOSUPPORT)
+#define UV__EAGAIN           (-EAGAIN)
+#define UV__EALREADY         (-EALREADY)
+#define UV__EBADF            (-EBADF)
+#define UV__EBUSY            (-EBUSY)
+#define UV__ECANCELED        (-ECANCELED)
+#define UV__ECONNABORTED     (-ECONNABORTED)
+#define UV__ECONNREFUSED     (-ECONNREFUSED)
+#define UV__ECONNRESET       (-ECONNRESET)
+#define UV__EDESTADDRREQ     (-EDESTADDRREQ)
+#define UV__EEXIST           (-EEXIST)
+#define UV__EFAULT           (-EFAULT)
+#define UV__EFBIG            (-EFBIG)
+#define UV__EHOSTUNREACH     (-EHOSTUNREACH)
+#define UV__EINTR            (-EINTR)
+#define UV__EINVAL           (-EINVAL)
+#define UV__EIO              (-EIO)
+#define UV__EISCONN          (-EISCONN)
+#define UV__EISDIR           (-EISDIR)
+#define UV__ELOOP            (-ELOOP)
+#define UV__EMFILE           (-EMFILE)
+#define UV__EMSGSIZE         (-EMSGSIZE)
+#define UV__ENAMETOOLONG     (-ENAMETOOLONG)
+#define UV__ENETDOWN         (-ENETDOWN)
+#define UV__ENETUNREACH      (-ENETUNREACH)
+#define UV__ENFILE           (-ENFILE)
+#define UV__ENOBUFS          (-ENOBUFS)
+#define UV__ENODEV           (-ENODEV)
+#define UV__ENOENT           (-ENOENT)
+#define UV__ENOMEM           (-ENOMEM)
+#define UV__ENONET           (-ENONET)
+#define UV__ENOPROTOOPT      (-ENOPROTOOPT)
+#define UV__ENOSPC           (-ENOSPC)
+#define UV__ENOSYS           (-ENOSYS)
+#define UV__ENOTCONN         (-ENOTCONN)
+#define UV__ENOTDIR          (-ENOTDIR)
+#define UV__ENOTEMPTY        (-ENOTEMPTY)
+#define UV__ENOTSOCK         (-ENOTSOCK)
+#define UV__ENOTSUP          (-ENOTSUP)
+#define UV__EOVERFLOW        (-EOVERFLOW)
+#define UV__EPERM            (-EPERM)
+#define UV__EPIPE            (-EPIPE)
+#define UV__EPROTO           (-EPROTO)
+#define UV__EPROTONOSUPPORT  (-EPROTONOSUPPORT)
+#define UV__EPROTOTYPE       (-EPROTOTYPE)
+#define UV__ERANGE           (-ERANGE)
+#define UV__EROFS            (-EROFS)
+#define UV__ESHUTDOWN        (-ESHUTDOWN)
+#define UV__ESPIPE           (-ESPIPE)
+#define UV__ESRCH            (-ESRCH)
+#define UV__ETIMEDOUT        (-ETIMEDOUT)
+#define UV__ETXTBSY          (-ETXTBSY)
+#define UV__EXDEV            (-EXDEV)
+#define UV__ENXIO            (-ENXIO)
+#define UV__EMLINK           (-EMLINK)
+#define UV__EHOSTDOWN        (-EHOSTDOWN)
+#define UV__EREMOTEIO        (-EREMOTEIO)
+#define UV__ENOTTY           (-ENOTTY)
+#define UV__EILSEQ           (-EILSEQ)
+#define UV__ESOCKTNOSUPPORT  (-ESOCKTNOSUPPORT)
+#define UV__EAI_ADDRFAMILY   (-3000)
+#define UV__EAI_AGAIN        (-3001)
+#define UV__EAI_BADFLAGS     (-3002)
+#define UV__EAI_CANCELED     (-3003)
+#define UV__EAI_FAIL         (-3004)
+#define UV__EAI_FAMILY       (-3005)
+#define UV__EAI_MEMORY       (-3006)
+#define UV__EAI_NODATA       (-3007)
+#define UV__EAI_NONAME       (-3008)
+#define UV__EAI_OVERFLOW     (-3009)
+#define UV__EAI_SERVICE      (-3010)
+#define UV__EAI_SOCKTYPE     (-3011)
+#define UV__EAI_BADHINTS     (-3013)
+#define UV__EAI_PROTOCOL     (-3014)
+#define UV__EFTYPE           (-4028)
+#define UV__ECHARSET         (-4080)
+#define UV__UNKNOWN          (-4094)
+#define UV__EOF              (-4095)
+
+/* The codes themselves, one per UV_ERRNO_MAP entry. */
 typedef enum {
-  /* Conditions reported by the kernel: the negated Linux errno. */
-  UV_E2BIG           = -E2BIG,
-  UV_EACCES          = -EACCES,
-  UV_EADDRINUSE      = -EADDRINUSE,
-  UV_EADDRNOTAVAIL   = -EADDRNOTAVAIL,
-  UV_EAFNOSUPPORT    = -EAFNOSUPPORT,
-  UV_EAGAIN          = -EAGAIN,
-  UV_EALREADY        = -EALREADY,
-  UV_EBADF           = -EBADF,
-  UV_EBUSY           = -EBUSY,
-  UV_ECANCELED       = -ECANCELED,
-  UV_ECONNABORTED    = -ECONNABORTED,
-  UV_ECONNREFUSED    = -ECONNREFUSED,
-  UV_ECONNRESET      = -ECONNRESET,
-  UV_EDESTADDRREQ    = -EDESTADDRREQ,
-  UV_EEXIST          = -EEXIST,
-  UV_EFAULT          = -EFAULT,
-  UV_EFBIG           = -EFBIG,
-  UV_EHOSTUNREACH    = -EHOSTUNREACH,
-  UV_EINTR           = -EINTR,
-  UV_EINVAL          = -EINVAL,
-  UV_EIO             = -EIO,
-  UV_EISCONN         = -EISCONN,
-  UV_EISDIR          = -EISDIR,
-  UV_ELOOP           = -ELOOP,
-  UV_EMFILE          = -EMFILE,
-  UV_EMSGSIZE        = -EMSGSIZE,
-  UV_ENAMETOOLONG    = -ENAMETOOLONG,
-  UV_ENETDOWN        = -ENETDOWN,
-  UV_ENETUNREACH     = -ENETUNREACH,
-  UV_ENFILE          = -ENFILE,
-  UV_ENOBUFS         = -ENOBUFS,
-  UV_ENODEV          = -ENODEV,
-  UV_ENOENT          = -ENOENT,
-  UV_ENOMEM          = -ENOMEM,
-  UV_ENONET          = -ENONET,
-  UV_ENOPROTOOPT     = -ENOPROTOOPT,
-  UV_ENOSPC          = -ENOSPC,
-  UV_ENOSYS          = -ENOSYS,
-  UV_ENOTCONN        = -ENOTCONN,
-  UV_ENOTDIR         = -ENOTDIR,
-  UV_ENOTEMPTY       = -ENOTEMPTY,
-  UV_ENOTSOCK        = -ENOTSOCK,
-  UV_ENOTSUP         = -ENOTSUP,
-  UV_EOVERFLOW       = -EOVERFLOW,
-  UV_EPERM           = -EPERM,
-  UV_EPIPE           = -EPIPE,
-  UV_EPROTO          = -EPROTO,
-  UV_EPROTONOSUPPORT = -EPROTONOSUPPORT,
-  UV_EPROTOTYPE      = -EPROTOTYPE,
-  UV_ERANGE          = -ERANGE,
-  UV_EROFS           = -EROFS,
-  UV_ESHUTDOWN       = -ESHUTDOWN,
-  UV_ESPIPE          = -ESPIPE,
-  UV_ESRCH           = -ESRCH,
-  UV_ETIMEDOUT       = -ETIMEDOUT,
-  UV_ETXTBSY         = -ETXTBSY,
-  UV_EXDEV           = -EXDEV,
-  UV_ENXIO           = -ENXIO,
-  UV_EMLINK          = -EMLINK,
-  UV_EHOSTDOWN       = -EHOSTDOWN,
-  UV_EREMOTEIO       = -EREMOTEIO,
-  UV_ENOTTY          = -ENOTTY,
-  UV_EILSEQ          = -EILSEQ,
-  UV_ESOCKTNOSUPPORT = -ESOCKTNOSUPPORT,
-
-  /* Resolver failures (getaddrinfo()/getnameinfo() EAI_* results). */
-  UV_EAI_ADDRFAMILY  = -3000,
-  UV_EAI_AGAIN       = -3001,
-  UV_EAI_BADFLAGS    = -3002,
-  UV_EAI_CANCELED    = -3003,
-  UV_EAI_FAIL        = -3004,
-  UV_EAI_FAMILY      = -3005,
-  UV_EAI_MEMORY      = -3006,
-  UV_EAI_NODATA      = -3007,
-  UV_EAI_NONAME      = -3008,
-  UV_EAI_OVERFLOW    = -3009,
-  UV_EAI_SERVICE     = -3010,
-  UV_EAI_SOCKTYPE    = -3011,
-  UV_EAI_BADHINTS    = -3013,
-  UV_EAI_PROTOCOL    = -3014,
-
-  /* Conditions Linux has no errno for. */
-  UV_EFTYPE          = -4028,
-  UV_ECHARSET        = -4080,
-  UV_UNKNOWN         = -4094,
-  UV_EOF             = -4095,
-
+#define UV_ERRNO_ENUM_XX_(name, msg) UV_##name = UV__##name,
+  UV_ERRNO_MAP(UV_ERRNO_ENUM_XX_)
+#undef UV_ERRNO_ENUM_XX_
   /* One below the lowest code; not an error itself. */
-  UV_ERRNO_MAX       = -4096
+  UV_ERRNO_MAX = UV__EOF - 1
 } uv_errno_t;
 
-#endif /* PHASELOOP_UV_ERRNO_H */
+#endif /* UV_ERRNO_H_ */

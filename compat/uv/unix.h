@@ -5,8 +5,8 @@
  * platform's own: descriptors, ids, thread primitives, I/O vectors.
  * Target: Linux (glibc), x86-64.
  */
-#ifndef PHASELOOP_UV_UNIX_H
-#define PHASELOOP_UV_UNIX_H
+#ifndef UV_UNIX_H
+#define UV_UNIX_H
 
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -52,7 +52,11 @@ typedef pthread_key_t uv_key_t;
 typedef pthread_once_t uv_once_t;
 typedef pthread_mutex_t uv_mutex_t;
 typedef pthread_cond_t uv_cond_t;
-typedef sem_t uv_sem_t;
+/* The semaphore type (the platform's own, named as libuv's headers name it). */
+#ifndef UV_PLATFORM_SEM_T
+# define UV_PLATFORM_SEM_T sem_t
+#endif
+typedef UV_PLATFORM_SEM_T uv_sem_t;
 
 /* Static initializer for a uv_once_t. */
 #define UV_ONCE_INIT PTHREAD_ONCE_INIT
@@ -91,6 +95,51 @@ typedef struct {
   void* handle;  /* dlopen() result */
   char* errmsg;  /* last error text, owned by the library object */
 } uv_lib_t;
+
+/* glibc's readdir() reports each entry's type, so uv_fs_scandir() and
+ * uv_fs_readdir() fill uv_dirent_t.type; HAVE_DIRENT_TYPES says so to
+ * programs (libuv's own tests test it), and UV__DT_* name the d_type
+ * value behind each UV_DIRENT_* kind. */
+#if defined(DT_UNKNOWN)
+# define HAVE_DIRENT_TYPES
+# define UV__DT_DIR DT_DIR
+# define UV__DT_FILE DT_REG
+# define UV__DT_LINK DT_LNK
+# define UV__DT_FIFO DT_FIFO
+# define UV__DT_SOCKET DT_SOCK
+# define UV__DT_CHAR DT_CHR
+# define UV__DT_BLOCK DT_BLK
+#endif
+
+#include "uv/threadpool.h"
+#include "uv/linux.h"
+
+/* The private parts of the structs in uv.h, under the macro names libuv's
+ * headers give them, so that code which mirrors a libuv struct with these
+ * macros gets phaseloop's sizes.  Their members are phaseloop's own bytes
+ * (opaque), except the two every program may read: a handle's `flags`
+ * (libuv's state bits, at offset 88) and `next_closing`. */
+#define UV_IO_PRIVATE_PLATFORM_FIELDS /* empty */
+#define UV_STREAM_PRIVATE_PLATFORM_FIELDS /* empty */
+#define UV_PRIVATE_REQ_TYPES /* empty */
+#define UV_HANDLE_PRIVATE_FIELDS                                        \
+  uv_handle_t* next_closing;                                            \
+  unsigned int flags;                                                   \
+
+#define UV_SHUTDOWN_PRIVATE_FIELDS /* empty */
+#define UV_WRITE_PRIVATE_FIELDS uint64_t uv_private_[13];
+#define UV_CONNECT_PRIVATE_FIELDS uint64_t uv_private_[2];
+#define UV_UDP_SEND_PRIVATE_FIELDS uint64_t uv_private_[30];
+#define UV_FS_PRIVATE_FIELDS uint64_t uv_private_[21];
+#define UV_UDP_PRIVATE_FIELDS uint64_t uv_private_[13];
+#define UV_PIPE_PRIVATE_FIELDS uint64_t uv_private_[1];
+#define UV_POLL_PRIVATE_FIELDS uint64_t uv_private_[7];
+#define UV_TTY_PRIVATE_FIELDS uint64_t uv_private_[8];
+#define UV_PROCESS_PRIVATE_FIELDS                                       \
+  unsigned int uv_private32_;                                           \
+  uint64_t uv_private_[3];                                              \
+
+#define UV_DIR_PRIVATE_FIELDS uint64_t uv_private_[1];
 
 /* Historical marker; expands to nothing. */
 #define UV_DYNAMIC /* nothing */
@@ -192,4 +241,4 @@ typedef struct {
 #define UV_FS_O_SEQUENTIAL  0
 #define UV_FS_O_TEMPORARY   0
 
-#endif /* PHASELOOP_UV_UNIX_H */
+#endif /* UV_UNIX_H */

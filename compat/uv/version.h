@@ -4,8 +4,8 @@
  * version macros report exactly that release; the suffix names the
  * implementation instead.
  */
-#ifndef PHASELOOP_UV_VERSION_H
-#define PHASELOOP_UV_VERSION_H
+#ifndef UV_VERSION_H
+#define UV_VERSION_H
 
 #define UV_VERSION_MAJOR 1
 #define UV_VERSION_MINOR 44
@@ -17,4 +17,4 @@
 #define UV_VERSION_HEX \
   ((UV_VERSION_MAJOR << 16) | (UV_VERSION_MINOR << 8) | UV_VERSION_PATCH)
 
-#endif /* PHASELOOP_UV_VERSION_H */
+#endif /* UV_VERSION_H */

@@ -36,13 +36,12 @@ class async : public handle {
   bool take_pending_() noexcept;
 
   async_cb cb_;
-  detail::link<async> node_;
   // 0: idle; 1: a sender is waking the loop; 2: pending.
   std::atomic<int> pending_{0};
 
  public:
   /// The loop's list type for async handles (an implementation detail).
-  using list = detail::ilist<async, &async::node_>;
+  using list = detail::ilist<async, &async::link_>;
 };
 
 }  // namespace phaseloop

@@ -62,14 +62,13 @@ class fs_event : public handle {
   static void read_events_(phaseloop::loop& l, detail::io_watcher& w, unsigned events);
 
   // Laid out so that path_ sits at offset 96, libuv's public `path`.
-  fs_event_cb cb_ = nullptr;
-  detail::link<fs_event> node_;  // the watch's list of handles
   char* path_ = nullptr;
+  fs_event_cb cb_ = nullptr;
   detail::inotify_watch* watch_ = nullptr;
 
  public:
   /// The handles sharing one kernel watch (an implementation detail).
-  using list = detail::ilist<fs_event, &fs_event::node_>;
+  using list = detail::ilist<fs_event, &fs_event::link_>;  // the handles of one watch
 };
 
 }  // namespace phaseloop

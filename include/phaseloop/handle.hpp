@@ -69,21 +69,30 @@ class handle {
   void start_() noexcept;
   void stop_() noexcept;
 
+  // The state bits, with libuv 1.44's values: C programs read (and some
+  // write) them at libuv's offset, and phaseloop reads them back from there.
+  // Each handle type adds its own from libuv's table (stream.hpp, udp.hpp,
+  // signal.hpp).
   enum : std::uint32_t {
-    closing_flag = 1u << 0,
-    closed_flag = 1u << 1,
-    active_flag = 1u << 2,
-    ref_flag = 1u << 3,
-    internal_flag = 1u << 4,  ///< owned by the loop; invisible to walk()
-    type_flag_1 = 1u << 8,    ///< meaning defined by each handle type
+    closing_flag = 0x1,
+    closed_flag = 0x2,
+    active_flag = 0x4,
+    ref_flag = 0x8,
+    internal_flag = 0x10,  ///< owned by the loop; invisible to walk()
   };
 
-  phaseloop::loop* loop_;        // offset 8, as libuv's `loop`
-  handle_type type_;             // offset 16, as libuv's `type`
-  std::uint32_t flags_;          // offset 20 (libuv keeps private data here)
-  close_cb close_cb_;            // callback for the closing phase
-  detail::link<handle> all_;     // the loop's list of all handles (walk)
-  handle* next_closing_;         // the loop's LIFO list of closing handles
+  // The layout is libuv's: members a C program may use sit at libuv's
+  // offsets (test/layout checks them through compat/uv.h).
+  phaseloop::loop* loop_;        // offset 8, libuv's `loop`
+  handle_type type_;             // offset 16, libuv's `type`
+  close_cb close_cb_;            // offset 24, libuv's `close_cb`
+  detail::link<handle> all_;     // 32: the loop's list of all handles (walk)
+  /// 56: the handle's place in the one list of its kind it can be on (the
+  /// loop's idle handles, running children, a signal's watchers, a timers
+  /// pass's expired timers...); each type names its list.
+  detail::link<handle> link_;
+  handle* next_closing_;         // offset 80, libuv's `next_closing`: the loop's LIFO of closing handles
+  std::uint32_t flags_;          // offset 88, libuv's `flags`
 
   friend class phaseloop::loop;
   friend struct detail::loop_access;

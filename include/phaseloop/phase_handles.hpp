@@ -39,11 +39,10 @@ class phase_handle : public handle {
   void close_() noexcept { stop(); }
 
   callback cb_ = nullptr;
-  detail::link<phase_handle> node_;
 
  public:
   /// The loop's list type for this phase (an implementation detail).
-  using list = detail::ilist<phase_handle, &phase_handle::node_>;
+  using list = detail::ilist<phase_handle, &phase_handle::link_>;
 };
 
 /// Runs in the idle phase; while active, poll does not block.

@@ -62,7 +62,6 @@ class poll : public handle {
 
   // Ordered so that cb_ sits at offset 96, where C programs read libuv's
   // public `poll_cb`; the watcher fills the private bytes after it.
-  unsigned char unused_[96 - sizeof(handle)] = {};
   poll_cb cb_ = nullptr;
   detail::io_watcher watcher_;
 };

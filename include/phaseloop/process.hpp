@@ -126,14 +126,13 @@ class process : public handle {
 
   // Ordered so that cb_ and pid_ sit at offsets 96 and 104, where C
   // programs read libuv's public `exit_cb` and `pid`.
-  detail::link<process> node_;  // the loop's list of running children
-  int status_ = 0;              // waitpid() status, once reaped
   exit_cb cb_ = nullptr;
   int pid_ = 0;
+  int status_ = 0;              // waitpid() status, once reaped
 
  public:
   /// The loop's list type for running children (an implementation detail).
-  using list = detail::ilist<process, &process::node_>;
+  using list = detail::ilist<process, &process::link_>;  // the loop's running children
 };
 
 /// kill(2) with libuv's error codes (libuv's uv_kill): -EINVAL for a bad

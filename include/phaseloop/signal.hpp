@@ -44,19 +44,18 @@ class signal : public handle {
   // has been read back, or the reader would touch a finished handle.
   bool has_undelivered_() const noexcept { return caught_ != dispatched_; }
 
-  enum : std::uint32_t { oneshot_flag = type_flag_1 };
+  enum : std::uint32_t { oneshot_flag = 0x02000000 };  // libuv's UV_SIGNAL_ONE_SHOT
 
   // Ordered so that cb_ and signum_ sit at offsets 96 and 104, where C
   // programs read libuv's public `signal_cb` and `signum`.
-  detail::link<signal> node_; // the process-wide list of watchers of signum_
-  unsigned caught_ = 0;       // notes written by the handler (under its lock)
-  unsigned dispatched_ = 0;   // notes read by the loop
   signal_cb cb_ = nullptr;
   int signum_ = 0;
+  unsigned caught_ = 0;       // notes written by the handler (under its lock)
+  unsigned dispatched_ = 0;   // notes read by the loop
 
  public:
   /// The process-wide watcher list type (an implementation detail).
-  using list = detail::ilist<signal, &signal::node_>;
+  using list = detail::ilist<signal, &signal::link_>;  // the process-wide watchers of one signal
 };
 
 }  // namespace phaseloop

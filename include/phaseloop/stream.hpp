@@ -64,13 +64,13 @@ class write_req : public req {
   /// The stream written to.
   stream* target() const noexcept { return handle_; }
   /// The handle passed along (IPC pipes), or nullptr.
-  stream* send_handle() const noexcept { return send_handle_; }
+  handle* send_handle() const noexcept { return send_handle_; }
 
  private:
   friend class stream;
   friend struct detail::io_access;
   write_cb cb_ = nullptr;
-  stream* send_handle_ = nullptr;
+  handle* send_handle_ = nullptr;
   stream* handle_ = nullptr;
   detail::link<write_req> node_;  // the stream's write or completed queue
   fs_buf* bufs_ = nullptr;        // what is left to write; null once written
@@ -131,12 +131,12 @@ class stream : public handle {
   }
   /// As write(), passing `send` along (IPC pipes only; errc::invalid
   /// otherwise).
-  int write2(write_req& r, const fs_buf bufs[], unsigned nbufs, stream* send, write_cb cb) noexcept;
+  int write2(write_req& r, const fs_buf bufs[], unsigned nbufs, handle* send, write_cb cb) noexcept;
   /// Writes what can be written now: bytes written, or -EAGAIN when nothing
   /// could be (or writes are queued or a connect is in progress).
   int try_write(const fs_buf bufs[], unsigned nbufs) noexcept { return try_write2(bufs, nbufs, nullptr); }
   /// As try_write(), passing `send` along.
-  int try_write2(const fs_buf bufs[], unsigned nbufs, stream* send) noexcept;
+  int try_write2(const fs_buf bufs[], unsigned nbufs, handle* send) noexcept;
   /// Shuts the write side down once queued writes are done. -ENOTCONN when
   /// not writable, already shut (or shutting) or closing.
   int shutdown(shutdown_req& r, shutdown_cb cb) noexcept;
@@ -145,7 +145,7 @@ class stream : public handle {
   int listen(int backlog, connection_cb cb) noexcept;
   /// Takes the connection the connection callback announced into `client`
   /// (a fresh tcp or pipe handle). -EAGAIN when there is none.
-  int accept(stream& client) noexcept;
+  int accept(handle& client) noexcept;
 
   /// True while the stream may be read from / written to.
   bool is_readable() const noexcept { return flags_ & readable_flag; }
@@ -163,21 +163,21 @@ class stream : public handle {
   stream(phaseloop::loop& l, handle_type t) noexcept;
   ~stream() = default;
 
+  // libuv 1.44's values (uv-common.h's table).
   enum : std::uint32_t {
-    readable_flag = type_flag_1,
-    writable_flag = type_flag_1 << 1,
-    reading_flag = type_flag_1 << 2,
-    read_eof_flag = type_flag_1 << 3,
-    read_partial_flag = type_flag_1 << 4,
-    shutting_flag = type_flag_1 << 5,
-    shut_flag = type_flag_1 << 6,
-    bound_flag = type_flag_1 << 7,
-    blocking_writes_flag = type_flag_1 << 8,
-    nodelay_flag = type_flag_1 << 9,   // tcp
-    keepalive_flag = type_flag_1 << 10,
-    single_accept_flag = type_flag_1 << 11,
-    ipv6_flag = type_flag_1 << 12,
-    ipc_flag = type_flag_1 << 13,      // pipe made to carry handles
+    shutting_flag = 0x100,
+    shut_flag = 0x200,
+    read_partial_flag = 0x400,
+    read_eof_flag = 0x800,
+    reading_flag = 0x1000,
+    bound_flag = 0x2000,
+    readable_flag = 0x4000,
+    writable_flag = 0x8000,
+    blocking_writes_flag = 0x100000,
+    ipv6_flag = 0x400000,
+    nodelay_flag = 0x01000000,  // tcp
+    keepalive_flag = 0x02000000,
+    single_accept_flag = 0x04000000,
   };
 
   // Adopts `fd` (libuv's uv__stream_open): -EBUSY when another fd is held.
@@ -207,9 +207,11 @@ class stream : public handle {
   void connect_done_(unsigned events);
   void finish_write_(write_req& r) noexcept;
   void flush_writes_(int error) noexcept;
-  ssize_t try_write_(const fs_buf* bufs, unsigned nbufs, stream* send) noexcept;
-  int check_before_write_(unsigned nbufs, stream* send) const noexcept;
+  ssize_t try_write_(const fs_buf* bufs, unsigned nbufs, handle* send) noexcept;
+  int check_before_write_(unsigned nbufs, handle* send) const noexcept;
   int receive_fds_(void* msghdr);
+  // True for a pipe made to carry handles (its `ipc`, which C programs see).
+  bool carries_handles_() const noexcept;
 
   friend class phaseloop::handle;
   friend class phaseloop::loop;
@@ -218,14 +220,14 @@ class stream : public handle {
 
   // Ordered so that write_queue_size_, alloc_cb_ and read_cb_ sit at
   // libuv's offsets 96, 104 and 112 (checked in compat/uv_stream.cpp).
+  std::size_t write_queue_size_ = 0;
+  stream_alloc_cb alloc_cb_ = nullptr;
+  read_cb read_cb_ = nullptr;
   connection_cb connection_cb_ = nullptr;
   connect_req* connect_req_ = nullptr;
   shutdown_req* shutdown_req_ = nullptr;
   int accepted_fd_ = -1;
   int delayed_error_ = 0;      // an error to report later (bind, connect)
-  std::size_t write_queue_size_ = 0;
-  stream_alloc_cb alloc_cb_ = nullptr;
-  read_cb read_cb_ = nullptr;
   detail::io_watcher watcher_;
   write_req::list write_queue_;
   write_req::list completed_;  // finished writes whose callbacks are due

@@ -56,7 +56,6 @@ class timer : public handle {
 
   timer_cb cb_ = nullptr;
   detail::heap_node<timer> node_;  // the loop's heap
-  detail::link<timer> ready_;      // a timers pass's list of expired timers
   std::uint64_t due_ = 0;
   std::uint64_t repeat_ = 0;
   std::uint64_t seq_ = 0;
@@ -65,7 +64,7 @@ class timer : public handle {
   /// The loop's timer heap type (an implementation detail of `loop`).
   using heap = detail::pairing_heap<timer, &timer::node_, order>;
   /// A timers pass's list of collected timers (an implementation detail).
-  using ready_list = detail::ilist<timer, &timer::ready_>;
+  using ready_list = detail::ilist<timer, &timer::link_>;  // a timers pass's expired timers
 };
 
 }  // namespace phaseloop

@@ -164,12 +164,13 @@ class udp : public handle {
   friend class phaseloop::handle;
   friend struct detail::udp_access;
 
+  // libuv 1.44's values (uv-common.h's table).
   enum : std::uint32_t {
-    ipv6_flag = type_flag_1,
-    connected_flag = type_flag_1 << 1,
-    recvmmsg_flag = type_flag_1 << 2,
-    processing_flag = type_flag_1 << 3,  // completions are being reported
-    fed_flag = type_flag_1 << 4,         // on the loop's pending queue
+    bound_flag = 0x2000,
+    ipv6_flag = 0x400000,
+    processing_flag = 0x01000000,  // completions are being reported
+    connected_flag = 0x02000000,
+    recvmmsg_flag = 0x04000000,
   };
 
   void close_() noexcept;
@@ -189,13 +190,14 @@ class udp : public handle {
 
   // Laid out so that send_queue_size_ and send_queue_count_ sit at offsets
   // 96 and 104, libuv's public fields (checked in compat/uv_udp.cpp).
+  std::size_t send_queue_size_ = 0;   // libuv: `send_queue_size`
+  std::size_t send_queue_count_ = 0;  // libuv: `send_queue_count`
   udp_alloc_cb alloc_cb_ = nullptr;
   udp_recv_cb recv_cb_ = nullptr;
   udp_send::list queue_;  // waiting to be written, in send order
-  std::size_t send_queue_size_ = 0;   // libuv: `send_queue_size`
-  std::size_t send_queue_count_ = 0;  // libuv: `send_queue_count`
   detail::io_watcher io_;
   udp_send::list completed_;  // written (or failed), callbacks not yet run
+  bool fed_ = false;          // on the loop's pending queue
 };
 
 }  // namespace phaseloop

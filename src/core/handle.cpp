@@ -13,7 +13,7 @@
 namespace phaseloop {
 
 handle::handle(phaseloop::loop& l, handle_type t) noexcept
-    : loop_(&l), type_(t), flags_(ref_flag), close_cb_(nullptr), next_closing_(nullptr) {
+    : loop_(&l), type_(t), close_cb_(nullptr), next_closing_(nullptr), flags_(ref_flag) {
   l.handles_.push_back(*this);
 }
 

@@ -32,9 +32,7 @@ sockaddr_un unix_address(const char* path) noexcept {
 
 }  // namespace
 
-pipe::pipe(phaseloop::loop& l, bool ipc) noexcept : stream(l, handle_type::named_pipe), ipc_(ipc ? 1 : 0) {
-  if (ipc) flags_ |= ipc_flag;
-}
+pipe::pipe(phaseloop::loop& l, bool ipc) noexcept : stream(l, handle_type::named_pipe), ipc_(ipc ? 1 : 0) {}
 
 int pipe::bind(const char* path) noexcept {
   if (watcher_.fd >= 0 || is_closing()) return errc::invalid;

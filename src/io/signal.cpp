@@ -159,7 +159,8 @@ struct detail::signal_registry {
       install(s.signum_, true);  // only one-shot watchers remain
     unlock_and_unblock(&saved);
     s.signum_ = 0;
-    s.flags_ &= ~signal::oneshot_flag;
+    // The one-shot bit stays, as in libuv 1.44: a handle once started with
+    // start_oneshot() keeps stopping after its first signal.
   }
 };
 

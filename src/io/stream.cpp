@@ -22,6 +22,7 @@
 #include "phaseloop/pipe.hpp"
 #include "phaseloop/stream.hpp"
 #include "phaseloop/tcp.hpp"
+#include "phaseloop/udp.hpp"
 
 namespace phaseloop {
 
@@ -50,12 +51,14 @@ int open_spare_fd() noexcept {
   return fd;
 }
 
-// The fd a handle passed over IPC stands for.
-int fd_of(stream* s) noexcept {
-  if (s == nullptr) return -1;
-  switch (s->type()) {
+// The fd a handle passed over IPC stands for: TCP, pipe and UDP handles
+// can be sent, as in libuv.
+int fd_of(handle* h) noexcept {
+  if (h == nullptr) return -1;
+  switch (h->type()) {
     case handle_type::tcp:
-    case handle_type::named_pipe: return s->fd();
+    case handle_type::named_pipe: return static_cast<stream*>(h)->fd();
+    case handle_type::udp: return static_cast<udp*>(h)->fd();
     default: return -1;
   }
 }
@@ -150,7 +153,7 @@ void stream::eof_(const fs_buf& b, unsigned events) {
 
 void stream::read_(unsigned events) {
   flags_ &= ~read_partial_flag;
-  const bool ipc = type_ == handle_type::named_pipe && (flags_ & ipc_flag);
+  const bool ipc = carries_handles_();
   // A bound on reads per pass, so one busy stream cannot starve the rest.
   for (int count = 32; read_cb_ != nullptr && (flags_ & reading_flag) && count > 0; count--) {
     fs_buf b{nullptr, 0};
@@ -213,18 +216,22 @@ void stream::read_(unsigned events) {
 
 // ---- writing ---------------------------------------------------------------
 
-int stream::check_before_write_(unsigned nbufs, stream* send) const noexcept {
+bool stream::carries_handles_() const noexcept {
+  return type_ == handle_type::named_pipe && static_cast<const pipe*>(this)->ipc();
+}
+
+int stream::check_before_write_(unsigned nbufs, handle* send) const noexcept {
   if (nbufs == 0) return errc::invalid;  // libuv asserts
   if (watcher_.fd < 0) return -EBADF;
   if (!(flags_ & writable_flag)) return -EPIPE;
   if (send != nullptr) {
-    if (type_ != handle_type::named_pipe || !(flags_ & ipc_flag)) return errc::invalid;
+    if (!carries_handles_()) return errc::invalid;
     if (fd_of(send) < 0) return -EBADF;
   }
   return 0;
 }
 
-int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, stream* send, write_cb cb) noexcept {
+int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, handle* send, write_cb cb) noexcept {
   if (int err = check_before_write_(nbufs, send); err < 0) return err;
   const bool queue_was_empty = write_queue_size_ == 0;
   r.bufs_ = r.small_;
@@ -256,14 +263,14 @@ int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, stream* se
   return 0;
 }
 
-int stream::try_write2(const fs_buf bufs[], unsigned nbufs, stream* send) noexcept {
+int stream::try_write2(const fs_buf bufs[], unsigned nbufs, handle* send) noexcept {
   if (connect_req_ != nullptr || write_queue_size_ != 0) return errc::again;
   if (int err = check_before_write_(nbufs, nullptr); err < 0) return err;
   const ssize_t n = try_write_(bufs, nbufs, send);
   return static_cast<int>(n);
 }
 
-ssize_t stream::try_write_(const fs_buf* bufs, unsigned nbufs, stream* send) noexcept {
+ssize_t stream::try_write_(const fs_buf* bufs, unsigned nbufs, handle* send) noexcept {
   // fs_buf is laid out as iovec (checked in the C layer).
   const iovec* iov = reinterpret_cast<const iovec*>(bufs);
   const int iovcnt = nbufs > IOV_MAX ? IOV_MAX : static_cast<int>(nbufs);
@@ -517,15 +524,21 @@ void stream::server_io_(phaseloop::loop& l, detail::io_watcher& w, unsigned even
   }
 }
 
-int stream::accept(stream& client) noexcept {
+int stream::accept(handle& client) noexcept {
   if (accepted_fd_ == -1) return errc::again;
   int err;
-  switch (client.type_) {
+  switch (client.type()) {
     case handle_type::named_pipe:
-    case handle_type::tcp:
-      err = client.open_(accepted_fd_, readable_flag | writable_flag);
+    case handle_type::tcp: {
+      stream& s = static_cast<stream&>(client);
+      err = s.open_(accepted_fd_, readable_flag | writable_flag);
       if (err != 0) ::close(accepted_fd_);
-      else client.flags_ |= bound_flag;
+      else s.flags_ |= bound_flag;
+      break;
+    }
+    case handle_type::udp:  // a bound socket received over an IPC pipe
+      err = static_cast<udp&>(client).open(accepted_fd_);
+      if (err != 0) ::close(accepted_fd_);
       break;
     default: return errc::invalid;
   }

@@ -134,6 +134,7 @@ int udp::bind_(const sockaddr* addr, socklen_t len, unsigned flags) noexcept {
   if ((flags & udp_ipv6only) && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &yes, sizeof yes) != 0) return -errno;
   if (::bind(fd, addr, len) != 0) return errno == EAFNOSUPPORT ? errc::invalid : -errno;
   if (addr->sa_family == AF_INET6) flags_ |= ipv6_flag;
+  flags_ |= bound_flag;
   return 0;
 }
 
@@ -242,7 +243,7 @@ int udp::send(udp_send& r, const fs_buf bufs[], unsigned nbufs, const sockaddr* 
 void udp::feed_() noexcept {
   if (loop::watcher_list::linked(io_)) return;
   loop_->pending_.push_back(io_);
-  flags_ |= fed_flag;
+  fed_ = true;
 }
 
 void udp::write_queued_() noexcept {
@@ -436,8 +437,8 @@ void udp::io_cb_(phaseloop::loop&, detail::io_watcher& w, unsigned events) {
   // Called by the pending phase when fed (the loop has just taken the
   // watcher off its queue), else by the poll phase.
   phase p = phase::poll;
-  if ((u.flags_ & fed_flag) && !loop::watcher_list::linked(w)) {
-    u.flags_ &= ~fed_flag;
+  if (u.fed_ && !loop::watcher_list::linked(w)) {
+    u.fed_ = false;
     p = phase::pending;
   }
   if (events & detail::io_readable) u.read_(p);
@@ -570,7 +571,7 @@ int udp::set_source_membership(const char* group, const char* iface, const char*
 void udp::close_() noexcept {
   loop_->poller_.unwatch(io_, all_io);
   loop::watcher_list::unlink(io_);
-  flags_ &= ~fed_flag;
+  fed_ = false;
   stop_();
   if (io_.fd != -1) {
     ::close(io_.fd);

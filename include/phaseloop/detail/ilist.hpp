@@ -7,6 +7,7 @@
 /// handle stopped during the pass must leave whichever list holds it.
 
 #include <cassert>
+#include <type_traits>
 
 namespace phaseloop::detail {
 
@@ -18,10 +19,24 @@ struct link {
   void* owner = nullptr;  // the ilist this element is on, or nullptr
 };
 
-/// A list of T threaded through the member `L`. One element can be on at
-/// most one list per link member; debug builds assert it is not linked twice.
-template <class T, link<T> T::*L>
+template <class M>
+struct link_member;
+template <class B>
+struct link_member<link<B> B::*> {
+  using base = B;
+};
+
+/// A list of T threaded through the member `L`: a `link<T>` of T's own, or
+/// a `link<B>` that T inherits from its base B (every handle's `link_`).
+/// One element can be on at most one list per link member; debug builds
+/// assert it is not linked twice.
+template <class T, auto L>
 class ilist {
+  using B = typename link_member<decltype(L)>::base;
+  static_assert(std::is_base_of_v<B, T>);
+  // The link's pointers have the base's type; the elements are all T's.
+  static T* down(B* b) noexcept { return static_cast<T*>(b); }
+
  public:
   ilist() = default;
   ilist(const ilist&) = delete;
@@ -30,7 +45,7 @@ class ilist {
   bool empty() const noexcept { return head_ == nullptr; }
   T* front() const noexcept { return head_; }
   T* back() const noexcept { return tail_; }
-  static T* next(const T& t) noexcept { return (t.*L).next; }
+  static T* next(const T& t) noexcept { return down((t.*L).next); }
 
   /// True when `t` is on this list.
   bool contains(const T& t) const noexcept { return (t.*L).owner == this; }
@@ -64,7 +79,7 @@ class ilist {
   void insert_before(T* pos, T& t) noexcept {
     if (pos == nullptr) return push_back(t);
     assert(!linked(t) && contains(*pos));
-    link<T>& p = pos->*L;
+    link<B>& p = pos->*L;
     (t.*L).owner = this;
     (t.*L).next = pos;
     (t.*L).prev = p.prev;
@@ -74,9 +89,9 @@ class ilist {
 
   void erase(T& t) noexcept {
     assert(contains(t));
-    link<T>& l = t.*L;
-    if (l.prev) (l.prev->*L).next = l.next; else head_ = l.next;
-    if (l.next) (l.next->*L).prev = l.prev; else tail_ = l.prev;
+    link<B>& l = t.*L;
+    if (l.prev) (l.prev->*L).next = l.next; else head_ = down(l.next);
+    if (l.next) (l.next->*L).prev = l.prev; else tail_ = down(l.prev);
     l.prev = l.next = nullptr;
     l.owner = nullptr;
   }
@@ -99,14 +114,14 @@ class ilist {
   }
   /// Makes every element's link name this list (after take()).
   void adopt() noexcept {
-    for (T* t = head_; t; t = (t->*L).next) (t->*L).owner = this;
+    for (T* t = head_; t; t = down((t->*L).next)) (t->*L).owner = this;
   }
 
   /// Moves every element of `other` to the end of this list; `other` ends
   /// empty. O(length of other): each moved link learns its new owner.
   void splice_back(ilist& other) noexcept {
     if (other.empty()) return;
-    for (T* t = other.head_; t; t = (t->*L).next) (t->*L).owner = this;
+    for (T* t = other.head_; t; t = down((t->*L).next)) (t->*L).owner = this;
     if (tail_) {
       (tail_->*L).next = other.head_;
       (other.head_->*L).prev = tail_;
