@@ -31,9 +31,10 @@ usage: bench/run.sh [options] [bench ...]
       --best       report the best run instead of the median
       --markdown   print the table as markdown
       --quick      much smaller workloads (smoke test, numbers not meaningful)
+      --load       keep every core busy with a spinning process while measuring
   -h, --help       this text
 
-bench names: loop_count timers async queue_work ping_pongs pump pound
+bench names: loop_count timers async queue_work ping_pongs pump pound getaddrinfo
 (default: all)
 EOF
 }
@@ -43,6 +44,7 @@ repeat=3
 pick=median
 markdown=0
 quick=0
+load=0
 selected=()
 
 while [ $# -gt 0 ]; do
@@ -55,6 +57,7 @@ while [ $# -gt 0 ]; do
     --best) pick=best; shift ;;
     --markdown) markdown=1; shift ;;
     --quick) quick=1; shift ;;
+    --load) load=1; shift ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
     *) selected+=("$1"); shift ;;
@@ -65,7 +68,7 @@ case "$repeat" in
   ''|*[!0-9]*|0) echo "run.sh: --repeat needs a positive integer" >&2; exit 2 ;;
 esac
 
-all_benches=(loop_count timers async queue_work ping_pongs pump pound)
+all_benches=(loop_count timers async queue_work ping_pongs pump pound getaddrinfo)
 if [ ${#selected[@]} -eq 0 ]; then
   selected=("${all_benches[@]}")
 fi
@@ -84,6 +87,7 @@ bench_args() {
       ping_pongs) echo 2000 ;;
       pump)       echo 16 ;;
       pound)      echo 1000 ;;
+      getaddrinfo) echo 1000 ;;
     esac
   fi
 }
@@ -169,6 +173,18 @@ run_one() { # impl bench round
         awk '{ printf "%s%s=%s", sep, $2, $3; sep=" " }')" >&2
 }
 
+# --load: one spinning process per core, for the whole measurement.
+spinners=()
+stop_spinners() { [ ${#spinners[@]} -eq 0 ] || kill "${spinners[@]}" 2>/dev/null; }
+if [ "$load" = 1 ]; then
+  for _ in $(seq 1 "$(nproc)"); do
+    sh -c 'while :; do :; done' &
+    spinners+=($!)
+  done
+  trap 'stop_spinners; rm -rf "$logdir"' EXIT
+  echo "phaseloop bench: ${#spinners[@]} spinning process(es) keep the cores busy" >&2
+fi
+
 start=$(date +%s)
 echo "phaseloop bench: $repeat round(s), libuv $uv_version," \
      "phaseloop $([ "$with_phaseloop" = 1 ] && echo on || echo 'off (PL_CFLAGS unset)')" >&2
@@ -180,6 +196,7 @@ for round in $(seq 1 "$repeat"); do
   done
 done
 elapsed=$(( $(date +%s) - start ))
+stop_spinners
 
 # ---- report --------------------------------------------------------------
 

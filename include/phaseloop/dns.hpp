@@ -1,14 +1,15 @@
 #pragma once
-/// DNS lookups: libuv's uv_getaddrinfo and uv_getnameinfo. Names are
-/// resolved by c-ares on the loop's own poller and timers, so no thread
-/// waits on a name server; docs/dns.md tells how results are shaped.
+/// DNS lookups: libuv's uv_getaddrinfo and uv_getnameinfo. The answers
+/// are the C library's own (glibc's getaddrinfo/getnameinfo, on a pool
+/// thread as libuv runs them, or from a cache of its hosts-file answers);
+/// docs/dns.md tells how.
 ///
 /// A request with a callback is asynchronous: start() returns 0 (or an
 /// error that kept it from starting) and the callback runs later in the
 /// poll phase, never inside start(). As libuv runs lookups on its
 /// threadpool, every request first passes through phaseloop's pool (as a
 /// task with nothing to do) and completes through the pool's queue, so its
-/// place among pool requests is libuv's; a name is then handed to c-ares.
+/// place among pool requests is libuv's.
 /// While asynchronous, a request counts as active: it keeps its loop alive
 /// and loop::close() reports busy.
 ///
@@ -86,11 +87,12 @@ class getaddrinfo_req : public req {
   int start(loop* l, getaddrinfo_cb cb, const char* node, const char* service,
             const struct addrinfo* hints) noexcept;
   /// Cancels the request while it is queued on the threadpool (as libuv
-  /// does: it never starts) or waiting for a name server: its callback then
-  /// gets eai::canceled and no list. Canceling again before that callback
-  /// ran succeeds too (and moves it to the back of the completion queue,
-  /// as in libuv). errc::busy in between (a pool thread took it), for a
-  /// request not in flight, or a synchronous one. Loop thread only.
+  /// does: it never starts): its callback then gets eai::canceled and no
+  /// list. Canceling again before that callback ran succeeds too (and
+  /// moves it to the back of the completion queue, as in libuv).
+  /// errc::busy once a pool thread took it (it is inside the C library's
+  /// lookup), for a request not in flight, or a synchronous one. Loop
+  /// thread only.
   int cancel() noexcept;
 
   /// The result list of the last lookup (null until it succeeded); the
@@ -167,19 +169,21 @@ class getnameinfo_req : public req {
 /// /etc/resolv.conf and $RES_OPTIONS, and for the servers
 /// $PHASELOOP_DNS_SERVERS first when it is set.
 struct resolver_config {
-  /// Name servers, comma-separated, each an address with an optional
-  /// port: "127.0.0.1:5353,[::1]:53". Copied.
+  /// Name servers, comma-separated, each an IPv4 address with an optional
+  /// port: "127.0.0.1:5353,192.0.2.1". At most 3 (glibc's resolver state
+  /// holds no more, and IPv4 only). Copied.
   const char* servers = nullptr;
-  /// Milliseconds to wait for the first answer from a server (later
-  /// rounds wait longer, as c-ares does).
+  /// Time to wait for an answer from a server, rounded up to whole
+  /// seconds (glibc's RES_OPTIONS timeout).
   int timeout_ms = 0;
-  /// Rounds through the server list before a lookup fails (eai::again).
+  /// Rounds through the server list before a lookup fails (eai::again):
+  /// glibc's attempts.
   int tries = 0;
 };
 
 /// Sets the resolver settings of `l` for the lookups it starts from now
-/// on (synchronous ones included). errc::invalid for a server list c-ares
-/// cannot read or a negative number, errc::busy while lookups of this loop
+/// on (synchronous ones included). errc::invalid for a server list that
+/// is not as above or a negative number, errc::busy while lookups of this loop
 /// are in flight, errc::no_memory. Loop thread only.
 int configure_resolver(loop& l, const resolver_config& config) noexcept;
 

@@ -3,6 +3,13 @@
 // loop's done queue and the loop's internal async handle wakes the loop,
 // which runs the completion callbacks in its poll phase.
 //
+// Slow work (pool_ops::slow_io: DNS lookups) waits in a queue of its own,
+// represented in the main queue by one marker entry, as in libuv: a worker
+// that reaches the marker runs the oldest slow request if fewer than half
+// the threads (rounded up) run slow work, and puts the marker back at the
+// end while more wait. So slow requests keep their turn among the others
+// and can never take every thread.
+//
 // The pool queues detail::pool_task entries; each request type (work here,
 // fs_req in src/io/fs.cpp) embeds one and says through its pool_ops how to
 // run it, which loop it belongs to and how to complete it.
@@ -78,17 +85,55 @@ class threadpool {
   void post(pool_task& t) {
     std::lock_guard<std::mutex> lock(mutex_);
     t.state = queued;
-    queue_.push_back(t);
+    if (t.ops->slow_io) {
+      slow_.push_back(t);
+      if (queue_.contains(marker_)) return;  // the marker already waits its turn
+      queue_.push_back(marker_);
+    } else {
+      queue_.push_back(t);
+    }
     if (idle_ > 0) cond_.notify_one();
   }
 
   // Takes `t` off the queue if no worker has started it.
   bool unqueue(pool_task& t) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (t.state != queued || !queue_.contains(t)) return false;
-    queue_.erase(t);
+    if (t.state != queued) return false;
+    if (queue_.contains(t))
+      queue_.erase(t);
+    else if (slow_.contains(t))
+      slow_.erase(t);  // the marker, if now alone, is dropped by the worker reaching it
+    else
+      return false;
     t.state = canceled;
     return true;
+  }
+
+  unsigned slow_limit() const noexcept { return (static_cast<unsigned>(threads_.size()) + 1) / 2; }
+
+  // True when the only queued entry is the marker and slow work may not
+  // start now: a worker then waits instead of spinning on the marker.
+  bool only_blocked_slow_work() const noexcept {
+    return queue_.front() == &marker_ && pool_task::list::next(marker_) == nullptr &&
+           slow_running_ >= slow_limit();
+  }
+
+  // The next request to run, with the lock held, or null to look again.
+  pool_task* take() noexcept {
+    pool_task* t = queue_.pop_front();
+    if (t != &marker_) return t;
+    if (slow_.empty()) return nullptr;
+    if (slow_running_ >= slow_limit()) {
+      queue_.push_back(marker_);  // try again after the others
+      return nullptr;
+    }
+    t = slow_.pop_front();
+    slow_running_++;
+    if (!slow_.empty()) {
+      queue_.push_back(marker_);
+      if (idle_ > 0) cond_.notify_one();
+    }
+    return t;
   }
 
   // The send happens under the loop's mutex, which loop::close() takes:
@@ -133,17 +178,24 @@ class threadpool {
   void run() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-      while (queue_.empty()) {
+      while (queue_.empty() || only_blocked_slow_work()) {
         idle_++;
         cond_.wait(lock);
         idle_--;
       }
-      pool_task* t = queue_.pop_front();
+      pool_task* t = take();
+      if (t == nullptr) continue;
       t->state = running;
+      const bool slow = t->ops->slow_io;
       lock.unlock();
       t->ops->run(*t);
       complete(t->ops->owner(*t), *t);  // `running` until the loop takes it
       lock.lock();
+      if (slow) {
+        slow_running_--;
+        // A slot for slow work is free: a worker waiting on the marker may go.
+        if (!slow_.empty() && idle_ > 0) cond_.notify_one();
+      }
     }
   }
 
@@ -158,6 +210,9 @@ class threadpool {
   std::mutex mutex_;
   std::condition_variable cond_;
   pool_task::list queue_;
+  pool_task::list slow_;   // slow requests, in order; marker_ stands for them in queue_
+  pool_task marker_;
+  unsigned slow_running_ = 0;
   unsigned idle_ = 0;
   std::vector<std::thread> threads_;
 };

@@ -1,51 +1,53 @@
-// DNS lookups (libuv's uv_getaddrinfo and uv_getnameinfo) on c-ares.
+// DNS lookups (libuv's uv_getaddrinfo and uv_getnameinfo), answered by
+// the C library, as libuv's are: every answer is glibc's own, from every
+// source /etc/nsswitch.conf names, sorted by its rules (gai.conf), so a
+// program behaves the same on phaseloop and on libuv.
 //
-// Two sources answer. What needs no name server -- a numeric address, a
-// null node, checking the hints and the service -- is the C library's own
-// getaddrinfo and getnameinfo with AI_NUMERICHOST / NI_NUMERICHOST, which
-// never leave the process. Names go to c-ares, and every address it finds
-// is turned into list entries by the C library again, one numeric call per
-// address: the list (socket type triples, ports, flags, errors) is glibc's
-// by construction, and it is allocated as glibc's, so freeaddrinfo and
-// uv_freeaddrinfo both free it.
+// Three paths, all ending in the loop's completion queue in the poll phase
+// (a lookup's callback never runs inside start()):
 //
-// Every asynchronous request first passes through the threadpool as a
-// task with nothing to do, then comes back through the loop's completion
-// queue in the poll phase. libuv runs the whole lookup on the pool: this
-// way a request waits behind pool work as libuv's does, uv_cancel acts on
-// it as on a pool request (a lookup canceled while queued never starts),
-// and its callback keeps libuv's place among the pool's completions. An
-// answer known at start is delivered when the task comes back. A name is
-// handed to c-ares then, on the loop's thread: a hosts-file answer is
-// delivered at once; a name server's answer comes back through the
-// completion queue when it arrives, and until then the lookup can be
-// canceled (no pool thread waits for it).
+// 1. What needs no name server -- a numeric address, a null node, the
+//    checks of hints and service -- is answered at start by glibc itself
+//    (AI_NUMERICHOST / NI_NUMERICHOST, which never leave the process).
+// 2. A name whose answer came from /etc/hosts before is answered at start
+//    from the answer cache (below), which holds glibc's answers for
+//    hosts-file names until anything they depend on changes.
+// 3. Anything else runs glibc's getaddrinfo/getnameinfo on a pool thread,
+//    as libuv does, as "slow" pool work (at most half the threads at once).
 //
-// c-ares runs on the loop: one channel per loop, made when a lookup needs
-// it and destroyed once the loop's last lookup has completed. The channel's
-// sockets are watched by the loop's poller (sock_state_cb) and its timeouts
-// by an internal, unreferenced timer, so only the requests keep the loop
-// alive.
+// Paths 1 and 2 still pass through the pool, as a task with nothing to do:
+// libuv runs every lookup there, so a request waits behind pool work as
+// libuv's does, uv_cancel acts on it as on a pool request, and its
+// callback keeps libuv's place among the pool's completions.
 //
-// A lookup without a callback runs on the calling thread with a channel of
-// its own, waiting in poll(2) for its sockets.
+// A lookup without a callback runs the same steps on the calling thread.
 
 #include "phaseloop/dns.hpp"
 
-#include <ares.h>
 #include <arpa/inet.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <poll.h>
+#include <pthread.h>
+#include <resolv.h>
 #include <strings.h>
+#include <sys/inotify.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
+#include <fstream>
 #include <mutex>
 #include <new>
+#include <sstream>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/loop_impl.hpp"
@@ -54,7 +56,7 @@ namespace phaseloop {
 
 namespace {
 
-// Returned by the local steps when only a name server can answer.
+// Returned by the local steps when only a lookup can answer.
 constexpr int need_lookup = 1;
 
 // libuv's uv__getaddrinfo_translate_error, for the C library's EAI_* codes.
@@ -76,31 +78,6 @@ int from_glibc(int e) noexcept {
     case EAI_SYSTEM: return errno != 0 ? -errno : eai::fail;
   }
   return eai::fail;  // libuv aborts on a code it does not know
-}
-
-// A c-ares status as the C library would have reported the same outcome:
-// a name server that does not answer, fails or refuses is EAI_AGAIN, a
-// name it does not know EAI_NONAME, a name without addresses EAI_NODATA.
-int from_ares(int status) noexcept {
-  switch (status) {
-    case ARES_SUCCESS: return 0;
-    case ARES_ENODATA: return eai::nodata;
-    case ARES_ENOTFOUND:
-    case ARES_ENONAME:
-    case ARES_EBADNAME: return eai::noname;
-    case ARES_ETIMEOUT:
-    case ARES_ECONNREFUSED:
-    case ARES_ESERVFAIL:
-    case ARES_EREFUSED:
-    case ARES_EOF: return eai::again;
-    case ARES_ENOMEM: return eai::memory;
-    case ARES_EBADFAMILY: return eai::family;
-    case ARES_EBADFLAGS: return eai::badflags;
-    case ARES_ESERVICE: return eai::service;
-    case ARES_ECANCELLED:
-    case ARES_EDESTRUCTION: return eai::canceled;
-  }
-  return eai::fail;
 }
 
 // ---- IDNA: host names to ASCII, as libuv does before getaddrinfo ---------
@@ -267,9 +244,16 @@ void set_flags(addrinfo* list, int flags) noexcept {
 int local_addrinfo(const char* node, const char* service, const addrinfo* hints, const addrinfo& h,
                    addrinfo** out) noexcept {
   if (node == nullptr) return from_glibc(::getaddrinfo(nullptr, service, hints, out));
-  addrinfo numeric = h;
-  numeric.ai_flags |= AI_NUMERICHOST;
-  int r = ::getaddrinfo(node, service, &numeric, out);
+  // Only what inet_aton or an IPv6 parser could read is worth asking as an
+  // address: with AI_ADDRCONFIG glibc lists the interfaces (a netlink
+  // dump) before it even parses the node.
+  in_addr ignored;
+  int r = EAI_NONAME;
+  if (inet_aton(node, &ignored) != 0 || std::strchr(node, ':') != nullptr || (h.ai_flags & AI_NUMERICHOST)) {
+    addrinfo numeric = h;
+    numeric.ai_flags |= AI_NUMERICHOST;
+    r = ::getaddrinfo(node, service, &numeric, out);
+  }
   if (r != EAI_NONAME) {
     if (r == 0) set_flags(*out, h.ai_flags);
     return from_glibc(r);
@@ -288,71 +272,6 @@ int local_addrinfo(const char* node, const char* service, const addrinfo* hints,
   return need_lookup;
 }
 
-// The name glibc would give as ai_canonname: the end of the CNAME chain
-// from the name asked (a hosts-file alias leads to its line's first name),
-// spelt as the answer spells it.
-const char* canonical_name(const ares_addrinfo* ai, const char* asked) noexcept {
-  const char* name = ai->name != nullptr ? ai->name : asked;
-  for (int hops = 0; hops < 16; hops++) {  // bounded: CNAMEs may form a loop
-    const ares_addrinfo_cname* next = nullptr;
-    for (const ares_addrinfo_cname* c = ai->cnames; c != nullptr; c = c->next)
-      if (c->alias != nullptr && c->name != nullptr && strcasecmp(c->alias, name) == 0) {
-        next = c;
-        break;
-      }
-    if (next == nullptr) break;
-    name = next->name;
-  }
-  for (const ares_addrinfo_cname* c = ai->cnames; c != nullptr; c = c->next)
-    if (c->name != nullptr && strcasecmp(c->name, name) == 0) return c->name;
-  return name;
-}
-
-// The list for the addresses c-ares found: each address through glibc's
-// numeric path (with the caller's service and hints), in c-ares' order
-// (RFC 6724, as glibc sorts). With AF_INET6 and AI_V4MAPPED, c-ares was
-// asked for both families: IPv4 addresses come mapped, and only when
-// there is no IPv6 one or with AI_ALL.
-int expand_addrinfo(const ares_addrinfo* ai, const char* asked, const char* service, const addrinfo& h,
-                    addrinfo** out) noexcept {
-  const bool mapping = h.ai_family == AF_INET6 && (h.ai_flags & AI_V4MAPPED);
-  bool have_v6 = false;
-  for (const ares_addrinfo_node* n = ai->nodes; n != nullptr; n = n->ai_next)
-    if (n->ai_family == AF_INET6) have_v6 = true;
-  addrinfo each = h;
-  each.ai_flags = (h.ai_flags & ~AI_CANONNAME) | AI_NUMERICHOST;
-  addrinfo* head = nullptr;
-  addrinfo** tail = &head;
-  int first_error = 0;
-  for (const ares_addrinfo_node* n = ai->nodes; n != nullptr; n = n->ai_next) {
-    if (mapping && n->ai_family == AF_INET && have_v6 && !(h.ai_flags & AI_ALL)) continue;
-    const void* bytes = n->ai_family == AF_INET6
-                            ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in6*>(n->ai_addr)->sin6_addr)
-                            : static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(n->ai_addr)->sin_addr);
-    char text[INET6_ADDRSTRLEN];
-    if (inet_ntop(n->ai_family, bytes, text, sizeof text) == nullptr) continue;
-    addrinfo* part = nullptr;
-    if (int r = ::getaddrinfo(text, service, &each, &part); r != 0) {
-      // AI_ADDRCONFIG rules out the families this host has no address of.
-      if (first_error == 0) first_error = r;
-      continue;
-    }
-    *tail = part;
-    while (*tail != nullptr) tail = &(*tail)->ai_next;
-  }
-  if (head == nullptr) return first_error != 0 ? from_glibc(first_error) : eai::noname;
-  set_flags(head, h.ai_flags);
-  if (h.ai_flags & AI_CANONNAME) {
-    head->ai_canonname = ::strdup(canonical_name(ai, asked));  // glibc's freeaddrinfo frees it
-    if (head->ai_canonname == nullptr) {
-      ::freeaddrinfo(head);
-      return eai::memory;
-    }
-  }
-  *out = head;
-  return 0;
-}
-
 // getnameinfo without a name server: the whole answer with NI_NUMERICHOST,
 // else the flags checked, the numeric host (kept if no name is found) and
 // the service, and need_lookup.
@@ -364,128 +283,424 @@ int local_nameinfo(const sockaddr* sa, socklen_t len, int flags, char* host, cha
   return r != 0 ? from_glibc(r) : need_lookup;
 }
 
-// glibc's NI_NOFQDN: the name loses the local domain (taken here from the
-// host name only; glibc may also look the host name up).
-std::size_t without_local_domain(const char* name) noexcept {
-  const std::size_t whole = std::strlen(name);
-  char self[256];
-  if (gethostname(self, sizeof self) != 0) return whole;
-  self[sizeof self - 1] = '\0';
-  const char* domain = std::strchr(self, '.');
-  if (domain == nullptr || domain[1] == '\0') return whole;
-  const char* at = std::strstr(name, domain + 1);
-  if (at == nullptr || at == name || at[-1] != '.') return whole;
-  return static_cast<std::size_t>(at - 1 - name);
-}
 
-// Writes the host name of a reverse lookup's answer, as glibc's
-// getnameinfo would: the name found, else (a name server failing aside)
-// the numeric form already in `host`, or EAI_NONAME with NI_NAMEREQD.
-int finish_nameinfo(int status, const hostent* he, int flags, char* host) noexcept {
-  if (status == ARES_SUCCESS && he != nullptr && he->h_name != nullptr) {
-    const std::size_t len = (flags & NI_NOFQDN) ? without_local_domain(he->h_name) : std::strlen(he->h_name);
-    if (len >= NI_MAXHOST) return eai::overflow;
-    std::memcpy(host, he->h_name, len);
-    host[len] = '\0';
-    return 0;
-  }
-  switch (status) {
-    case ARES_ETIMEOUT:
-    case ARES_ECONNREFUSED:
-    case ARES_ESERVFAIL:
-    case ARES_EREFUSED:
-    case ARES_EOF: return eai::again;
-    case ARES_ENOMEM: return eai::memory;
-    case ARES_ECANCELLED:
-    case ARES_EDESTRUCTION: return eai::canceled;
-  }
-  return (flags & NI_NAMEREQD) ? eai::noname : 0;
-}
+// ---- where a loop's lookups go ---------------------------------------------
 
-// ---- channels ------------------------------------------------------------
-
-// Resolver settings of one loop (empty: the system's).
+// Resolver settings: name servers (IPv4, as glibc's _res holds them), the
+// seconds to wait and the rounds. Empty: the system's (/etc/resolv.conf).
 struct settings {
-  std::string servers;
+  std::vector<sockaddr_in> servers;
   int timeout_ms = 0;
   int tries = 0;
+
+  bool custom() const noexcept { return !servers.empty() || timeout_ms > 0 || tries > 0; }
+  bool operator==(const settings& o) const noexcept {
+    if (timeout_ms != o.timeout_ms || tries != o.tries || servers.size() != o.servers.size()) return false;
+    for (std::size_t i = 0; i < servers.size(); i++)
+      if (servers[i].sin_port != o.servers[i].sin_port || servers[i].sin_addr.s_addr != o.servers[i].sin_addr.s_addr)
+        return false;
+    return true;
+  }
 };
 
-const settings no_settings{};
-
-// c-ares wants one library initialisation per process before any channel.
-int library_status() noexcept {
-  static const int status = ares_library_init(ARES_LIB_INIT_ALL);
-  return status;
+// Parses "a.b.c.d[:port],..." (at most MAXNS servers, glibc's limit).
+// False for anything else.
+bool parse_servers(const char* text, std::vector<sockaddr_in>& out) {
+  out.clear();
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (item.empty()) continue;
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(53);
+    const std::size_t colon = item.find(':');
+    if (colon != std::string::npos) {
+      const std::string port = item.substr(colon + 1);
+      char* end = nullptr;
+      const long p = std::strtol(port.c_str(), &end, 10);
+      if (port.empty() || *end != '\0' || p <= 0 || p > 65535) return false;
+      a.sin_port = htons(static_cast<std::uint16_t>(p));
+      item.resize(colon);
+    }
+    if (inet_pton(AF_INET, item.c_str(), &a.sin_addr) != 1) return false;
+    if (out.size() == MAXNS) return false;
+    out.push_back(a);
+  }
+  return !out.empty();
 }
 
-// A channel with `s` applied; `state_cb` (with `data`) is told which
-// sockets to watch, or is null for a channel the caller polls itself.
-int make_channel(const settings& s, ares_sock_state_cb state_cb, void* data, ares_channel* out) noexcept {
-  if (library_status() != ARES_SUCCESS) return eai::fail;
-  ares_options o{};
-  int mask = 0;
-  if (state_cb != nullptr) {
-    o.sock_state_cb = state_cb;
-    o.sock_state_cb_data = data;
-    mask |= ARES_OPT_SOCK_STATE_CB;
-  }
-  if (s.timeout_ms > 0) {
-    o.timeout = s.timeout_ms;
-    mask |= ARES_OPT_TIMEOUTMS;
-  }
-  if (s.tries > 0) {
-    o.tries = s.tries;
-    mask |= ARES_OPT_TRIES;
-  }
-  int st = ares_init_options(out, &o, mask);
-  if (st != ARES_SUCCESS) return st == ARES_ENOMEM ? eai::memory : eai::fail;
-  const char* servers = !s.servers.empty() ? s.servers.c_str() : std::getenv("PHASELOOP_DNS_SERVERS");
-  if (servers != nullptr && *servers != '\0' && (st = ares_set_servers_ports_csv(*out, servers)) != ARES_SUCCESS) {
-    ares_destroy(*out);
-    return st == ARES_ENOMEM ? eai::memory : eai::fail;
-  }
-  return 0;
+// The settings a lookup of loop `l` uses: the loop's own, else
+// $PHASELOOP_DNS_SERVERS, else the system's.
+settings settings_for(const settings* loop_settings) {
+  if (loop_settings != nullptr && loop_settings->custom()) return *loop_settings;
+  settings s;
+  if (const char* env = std::getenv("PHASELOOP_DNS_SERVERS"); env != nullptr && *env != '\0')
+    if (!parse_servers(env, s.servers)) s.servers.clear();  // unreadable: the system's
+  return s;
 }
 
-// A timeval from ares_timeout as whole milliseconds, rounded up so that a
-// wake-up never comes before c-ares' deadline.
-std::uint64_t ceil_ms(const timeval& tv) noexcept {
-  return static_cast<std::uint64_t>(tv.tv_sec) * 1000 + (static_cast<std::uint64_t>(tv.tv_usec) + 999) / 1000;
+// Points this thread's resolver state (glibc's _res, which getaddrinfo
+// reads) at `s`. glibc keeps a program's changes to _res as long as
+// /etc/resolv.conf does not change; res_init() returns to the system's.
+void apply_on_this_thread(const settings& s) noexcept {
+  thread_local bool custom = false;
+  thread_local settings applied;
+  if (!s.custom()) {
+    if (custom) {
+      res_init();
+      custom = false;
+    }
+    return;
+  }
+  if (custom && applied == s) return;
+  res_init();
+  custom = false;
+  if (!s.servers.empty()) {
+    _res.nscount = static_cast<int>(s.servers.size());
+    for (std::size_t i = 0; i < s.servers.size(); i++) _res.nsaddr_list[i] = s.servers[i];
+  }
+  if (s.timeout_ms > 0) _res.retrans = std::max(1, (s.timeout_ms + 999) / 1000);
+  if (s.tries > 0) _res.retry = s.tries;
+  try {
+    applied = s;
+    custom = true;
+  } catch (...) {
+    // Not remembered: the next lookup on this thread applies its settings
+    // afresh, and one with the system's starts from res_init() too.
+    custom = true;
+    applied = settings{};
+  }
 }
 
-ares_addrinfo_hints ares_hints_for(const addrinfo& h) noexcept {
-  ares_addrinfo_hints a{};
-  a.ai_family = h.ai_family == AF_INET6 && (h.ai_flags & AI_V4MAPPED) ? AF_UNSPEC : h.ai_family;
-  // CARES_HOSTS may name another hosts file (c-ares' own variable).
-  a.ai_flags = ARES_AI_ENVHOSTS | ((h.ai_flags & AI_CANONNAME) ? ARES_AI_CANONNAME : 0);
-  return a;
+// ---- the answer cache --------------------------------------------------------
+
+// glibc answers a name in /etc/hosts from the file, on every call: it
+// opens and reads the file, and with AI_ADDRCONFIG (the default) dumps the
+// interface addresses over netlink. The cache keeps its answers for such
+// names and gives copies until something they depend on changes: a file
+// in /etc (hosts, nsswitch.conf, gai.conf, host.conf, resolv.conf), an
+// interface address or a route (which order and AI_ADDRCONFIG follow). An
+// inotify descriptor and a netlink socket report those changes; one
+// poll(2) on both, at each use, tells whether a cached answer still holds.
+//
+// An answer is kept only if glibc must have taken it from the file:
+// nsswitch.conf's hosts line starts with "files" (with no action after
+// it), the name is on a line of /etc/hosts, and every address of the
+// answer is one of that name's there. A name a server answers is never
+// kept (server answers have lifetimes). Process-wide, shared by all loops
+// and threads; a forked child starts its own.
+class answer_cache {
+ public:
+  static answer_cache& get() {
+    static answer_cache* c = [] {
+      pthread_atfork(nullptr, nullptr, &answer_cache::in_child);
+      return new answer_cache;  // never destroyed: pool threads may use it at exit
+    }();
+    return *c;
+  }
+
+  // A copy of the answer for (node, service, hints), or null. `*gen` gets
+  // the generation the answer (or its absence) belongs to.
+  addrinfo* find(const char* node, const char* service, const addrinfo& h, std::uint64_t* gen) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!ready_locked()) {
+      *gen = UINT64_MAX;
+      return nullptr;
+    }
+    *gen = generation_;
+    try {
+      auto it = answers_.find(key(node, service, h));
+      return it == answers_.end() ? nullptr : copy(it->second);
+    } catch (...) {
+      return nullptr;  // no memory for the key: ask glibc
+    }
+  }
+
+  // Keeps `list`, glibc's answer for (node, service, hints), if it came
+  // from /etc/hosts and nothing changed since generation `gen`.
+  void offer(const char* node, const char* service, const addrinfo& h, const addrinfo* list, std::uint64_t gen) {
+    if (node == nullptr || list == nullptr || gen == UINT64_MAX) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!ready_locked() || gen != generation_ || !from_hosts_file_locked(node, list)) return;
+    try {
+      answers_[key(node, service, h)] = entries(list);
+    } catch (...) {
+      // No memory: the answer is simply not kept.
+    }
+  }
+
+ private:
+  struct entry {
+    int flags, family, socktype, protocol;
+    socklen_t addrlen;
+    sockaddr_storage addr;
+    std::string canonname;
+    bool has_canonname;
+  };
+
+  answer_cache() = default;
+
+  static std::string key(const char* node, const char* service, const addrinfo& h) {
+    std::string k(node);
+    k += '\0';
+    if (service != nullptr) k += service;
+    k += service != nullptr ? '\0' : '\1';
+    const int fields[] = {h.ai_flags, h.ai_family, h.ai_socktype, h.ai_protocol};
+    k.append(reinterpret_cast<const char*>(fields), sizeof fields);
+    return k;
+  }
+
+  static std::vector<entry> entries(const addrinfo* list) {
+    std::vector<entry> v;
+    for (const addrinfo* a = list; a != nullptr; a = a->ai_next) {
+      entry e{a->ai_flags, a->ai_family, a->ai_socktype, a->ai_protocol, a->ai_addrlen, {}, {}, false};
+      if (a->ai_addrlen > sizeof e.addr) throw std::bad_alloc();
+      std::memcpy(&e.addr, a->ai_addr, a->ai_addrlen);
+      if (a->ai_canonname != nullptr) {
+        e.canonname = a->ai_canonname;
+        e.has_canonname = true;
+      }
+      v.push_back(std::move(e));
+    }
+    return v;
+  }
+
+  // A list laid out as glibc lays out its own (each entry and its address
+  // in one block, the canonical name apart), so that freeaddrinfo frees it.
+  static addrinfo* copy(const std::vector<entry>& v) noexcept {
+    addrinfo* head = nullptr;
+    addrinfo** tail = &head;
+    for (const entry& e : v) {
+      auto* a = static_cast<addrinfo*>(std::calloc(1, sizeof(addrinfo) + e.addrlen));
+      char* canon = e.has_canonname ? ::strdup(e.canonname.c_str()) : nullptr;
+      if (a == nullptr || (e.has_canonname && canon == nullptr)) {
+        std::free(a);
+        std::free(canon);
+        if (head != nullptr) ::freeaddrinfo(head);
+        return nullptr;
+      }
+      a->ai_flags = e.flags;
+      a->ai_family = e.family;
+      a->ai_socktype = e.socktype;
+      a->ai_protocol = e.protocol;
+      a->ai_addrlen = e.addrlen;
+      a->ai_addr = reinterpret_cast<sockaddr*>(a + 1);
+      std::memcpy(a->ai_addr, &e.addr, e.addrlen);
+      a->ai_canonname = canon;
+      *tail = a;
+      tail = &a->ai_next;
+    }
+    return head;
+  }
+
+  // Opens the change reports on first use and reads what they say. False
+  // when the cache cannot work here (then every lookup asks glibc).
+  bool ready_locked() noexcept {
+    if (broken_) return false;
+    if (inotify_ < 0 && !open_locked()) {
+      broken_ = true;
+      close_locked();
+      return false;
+    }
+    pollfd fds[2] = {{inotify_, POLLIN, 0}, {netlink_, POLLIN, 0}};
+    if (::poll(fds, 2, 0) > 0) {
+      drain(inotify_);
+      drain(netlink_);
+      forget_locked();
+      watch_files_locked();  // a replaced file needs a new watch
+    }
+    return true;
+  }
+
+  static void drain(int fd) noexcept {
+    char buf[4096];
+    while (::read(fd, buf, sizeof buf) > 0) {
+    }
+  }
+
+  static constexpr const char* watched_[] = {"/etc/hosts", "/etc/nsswitch.conf", "/etc/gai.conf",
+                                             "/etc/host.conf", "/etc/resolv.conf"};
+
+  bool open_locked() noexcept {
+    // HOSTALIASES changes what a name means to glibc: keep nothing then.
+    if (std::getenv("HOSTALIASES") != nullptr) return false;
+    inotify_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (inotify_ < 0) return false;
+    if (inotify_add_watch(inotify_, "/etc",
+                          IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM |
+                              IN_MOVED_TO) < 0)
+      return false;
+    watch_files_locked();
+    netlink_ = ::socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_ROUTE);
+    if (netlink_ < 0) return false;
+    sockaddr_nl nl{};
+    nl.nl_family = AF_NETLINK;
+    nl.nl_groups = RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV6_IFADDR | RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE;
+    return ::bind(netlink_, reinterpret_cast<sockaddr*>(&nl), sizeof nl) == 0;
+  }
+
+  // The files themselves too: /etc/hosts may be a link to elsewhere.
+  void watch_files_locked() noexcept {
+    for (const char* f : watched_)
+      (void)inotify_add_watch(inotify_, f, IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF);
+  }
+
+  void close_locked() noexcept {
+    if (inotify_ >= 0) ::close(inotify_);
+    if (netlink_ >= 0) ::close(netlink_);
+    inotify_ = netlink_ = -1;
+  }
+
+  void forget_locked() noexcept {
+    answers_.clear();
+    hosts_.clear();
+    hosts_read_ = false;
+    generation_++;
+  }
+
+  // /etc/hosts as glibc reads it: address, then names; '#' starts a comment.
+  void read_hosts_locked() {
+    hosts_read_ = true;
+    files_first_ = false;
+    std::ifstream ns("/etc/nsswitch.conf");
+    for (std::string line; std::getline(ns, line);) {
+      std::istringstream words(line.substr(0, line.find('#')));
+      std::string db, first, next;
+      if (!(words >> db) || db != "hosts:") continue;
+      files_first_ = (words >> first) && first == "files" && !((words >> next) && next[0] == '[');
+    }
+    if (!files_first_) return;
+    std::ifstream in("/etc/hosts");
+    for (std::string line; std::getline(in, line);) {
+      std::istringstream words(line.substr(0, line.find('#')));
+      std::string address, name;
+      if (!(words >> address)) continue;
+      sockaddr_storage a{};
+      if (!parse_address(address.c_str(), a)) continue;
+      while (words >> name) {
+        for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        hosts_[name].push_back(a);
+      }
+    }
+  }
+
+  static bool parse_address(const char* text, sockaddr_storage& a) noexcept {
+    auto* in4 = reinterpret_cast<sockaddr_in*>(&a);
+    auto* in6 = reinterpret_cast<sockaddr_in6*>(&a);
+    if (inet_pton(AF_INET, text, &in4->sin_addr) == 1) {
+      a.ss_family = AF_INET;
+      return true;
+    }
+    if (inet_pton(AF_INET6, text, &in6->sin6_addr) == 1) {
+      a.ss_family = AF_INET6;
+      return true;
+    }
+    return false;
+  }
+
+  // Whether `a` (an answer's address; a v4-mapped one stands for its IPv4
+  // address) is one of `known`.
+  static bool listed(const sockaddr* a, const std::vector<sockaddr_storage>& known) noexcept {
+    in_addr v4{};
+    const in6_addr* v6 = nullptr;
+    if (a->sa_family == AF_INET) {
+      v4 = reinterpret_cast<const sockaddr_in*>(a)->sin_addr;
+    } else if (a->sa_family == AF_INET6) {
+      v6 = &reinterpret_cast<const sockaddr_in6*>(a)->sin6_addr;
+      if (IN6_IS_ADDR_V4MAPPED(v6)) {
+        std::memcpy(&v4, &v6->s6_addr[12], 4);
+        v6 = nullptr;
+      }
+    } else {
+      return false;
+    }
+    for (const sockaddr_storage& k : known) {
+      if (v6 == nullptr && k.ss_family == AF_INET &&
+          reinterpret_cast<const sockaddr_in&>(k).sin_addr.s_addr == v4.s_addr)
+        return true;
+      if (v6 != nullptr && k.ss_family == AF_INET6 &&
+          std::memcmp(&reinterpret_cast<const sockaddr_in6&>(k).sin6_addr, v6, sizeof *v6) == 0)
+        return true;
+    }
+    return false;
+  }
+
+  bool from_hosts_file_locked(const char* node, const addrinfo* list) noexcept {
+    try {
+      if (!hosts_read_) read_hosts_locked();
+      std::string name(node);
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      auto it = hosts_.find(name);
+      if (!files_first_ || it == hosts_.end()) return false;
+      for (const addrinfo* a = list; a != nullptr; a = a->ai_next)
+        if (a->ai_addr == nullptr || !listed(a->ai_addr, it->second)) return false;
+      return true;
+    } catch (...) {
+      return false;
+    }
+  }
+
+  // A forked child shares the parent's descriptors: reading the change
+  // reports would steal them from the parent. It drops them, and its
+  // answers, and opens its own on first use.
+  static void in_child() {
+    answer_cache& c = get();
+    new (&c.mutex_) std::mutex;  // it may have been held at fork time
+    c.close_locked();
+    c.broken_ = false;
+    c.forget_locked();
+  }
+
+  std::mutex mutex_;
+  int inotify_ = -1;
+  int netlink_ = -1;
+  bool broken_ = false;
+  std::uint64_t generation_ = 0;
+  std::unordered_map<std::string, std::vector<entry>> answers_;
+  bool hosts_read_ = false;
+  bool files_first_ = false;
+  std::unordered_map<std::string, std::vector<sockaddr_storage>> hosts_;
+};
+
+// glibc's getaddrinfo with `s` applied, keeping a hosts-file answer.
+int lookup_addrinfo(const settings& s, const char* node, const char* service, const addrinfo& h,
+                    std::uint64_t gen, addrinfo** out) noexcept {
+  apply_on_this_thread(s);
+  errno = 0;
+  const int r = from_glibc(::getaddrinfo(node, service, &h, out));
+  if (r == 0) answer_cache::get().offer(node, service, h, *out, gen);
+  return r;
+}
+
+int lookup_nameinfo(const settings& s, const sockaddr* sa, socklen_t len, int flags, char* host,
+                    char* service) noexcept {
+  apply_on_this_thread(s);
+  errno = 0;
+  return from_glibc(::getnameinfo(sa, len, host, NI_MAXHOST, service, NI_MAXSERV, flags));
 }
 
 }  // namespace
 
 // ---- one lookup ----------------------------------------------------------
 
-// What c-ares holds as its callback argument, and what the threadpool and
-// the loop's completion queue hold. It outlives its request's callback
-// when that came first (a lookup canceled while a name server had it): it
-// goes when both are done with it.
+// What the threadpool and the loop's completion queue hold for one
+// asynchronous request.
 struct detail::dns_query {
   pool_task task;            // the pool's queue, the completion queue; first member
-  resolver* res = nullptr;   // null for a synchronous lookup
+  resolver* res = nullptr;
   req* owner = nullptr;      // the request served
-  bool lookup = false;       // c-ares must look it up after the pool trip
-  bool starting = false;     // handed to c-ares just now: an answer is delivered at once
-  bool waiting = false;      // a name server has it
-  bool in_ares = false;      // c-ares still has it
-  bool answered = false;     // c-ares is done with it
-  bool delivered = false;    // its callback ran
-  bool canceled = false;
+  bool lookup = false;       // the pool thread must ask glibc
   int status = 0;
   addrinfo* list = nullptr;  // getaddrinfo's result until delivered
   addrinfo hints{};          // getaddrinfo's effective hints
-  char* node = nullptr;      // getaddrinfo's name and service, for the answer
+  char* node = nullptr;      // getaddrinfo's name and service (copies)
   char* service = nullptr;
+  socklen_t addrlen = 0;     // getnameinfo's address length
+  std::uint64_t generation = 0;  // the answer cache's, at start
+  settings config;           // where the lookup goes
 
   ~dns_query() {
     if (list != nullptr) ::freeaddrinfo(list);
@@ -494,26 +709,12 @@ struct detail::dns_query {
   }
 };
 
-// One loop's resolver: its settings, its channel while lookups need one,
-// the sockets c-ares asked to watch and the timer for its timeouts.
+// One loop's resolver: its settings and its count of lookups in flight.
 struct detail::resolver {
-  explicit resolver(loop& owner) noexcept : l(owner), tick(owner) {
-    tick.data = this;
-    tick.flags_ |= handle::internal_flag;
-    tick.unref();
-  }
-
-  // One c-ares socket in the loop's poller.
-  struct sock_watch {
-    io_watcher w;  // first member: the poller hands back its address
-    resolver* r;
-  };
+  explicit resolver(loop& owner) noexcept : l(owner) {}
 
   loop& l;
   settings config;
-  ares_channel channel = nullptr;
-  timer tick;
-  std::vector<std::unique_ptr<sock_watch>> socks;
   unsigned requests = 0;  // asynchronous requests whose callback has not run
 
   static resolver* of(loop& l) noexcept {
@@ -521,265 +722,64 @@ struct detail::resolver {
     return l.resolver_;
   }
 
-  static const settings& settings_of(loop* l) noexcept {
-    return l != nullptr && l->resolver_ != nullptr ? l->resolver_->config : no_settings;
+  static const settings* settings_of(loop* l) noexcept {
+    return l != nullptr && l->resolver_ != nullptr ? &l->resolver_->config : nullptr;
   }
 
-  int open_channel() noexcept {
-    return channel != nullptr ? 0 : make_channel(config, &resolver::on_sock_state, this, &channel);
-  }
-
-  // Also what loop::close() does: c-ares closes its sockets (telling
-  // on_sock_state) and ends the lookups it still has, which can only be
-  // canceled ones whose callbacks ran.
-  void close_channel() noexcept {
-    if (channel == nullptr) return;
-    ares_channel ch = channel;
-    channel = nullptr;
-    ares_destroy(ch);
-    for (auto& s : socks) l.poller_.unwatch(s->w, io_readable | io_writable);
-    socks.clear();
-    tick.stop();
-  }
-
-  // Arms the timer for c-ares' next deadline, or stops it.
-  void rearm() noexcept {
-    timeval tv;
-    if (channel == nullptr || ares_timeout(channel, nullptr, &tv) == nullptr) {
-      tick.stop();
-      return;
-    }
-    tick.start(&resolver::on_tick, ceil_ms(tv), 0);
-  }
-
-  // Queues the completion of `q` (a canceled one moves to the back).
-  void post(dns_query& q) noexcept {
-    std::lock_guard<std::mutex> lock(l.wq_mutex_);
-    pool_task::list::unlink(q.task);
-    l.wq_done_.push_back(q.task);
-    l.wq_async_().send();
-  }
-
-  // The request is in flight from here until its callback.
-  void begin(dns_query& q, req& r) noexcept {
+  // The pool trip (see the top of this file). The request is in flight
+  // from here until its callback.
+  int submit(dns_query& q, req& r) noexcept {
     q.res = this;
     q.owner = &r;
-    q.task.ops = &ops;
     requests++;
-  }
-
-  // The trip through the pool (see the top of this file).
-  int submit(dns_query& q, req& r) noexcept {
     if (int e = pool_submit(l, q.task, ops); e != 0) {
       if (r.type() == req_type::getaddrinfo)
         static_cast<getaddrinfo_req&>(r).query_ = nullptr;
       else
         static_cast<getnameinfo_req&>(r).query_ = nullptr;
       delete &q;
-      if (--requests == 0) close_channel();
+      requests--;
       return e;
     }
     return 0;
   }
 
-  static void on_sock_state(void* data, ares_socket_t fd, int readable, int writable) {
-    resolver& r = *static_cast<resolver*>(data);
-    auto it = r.socks.begin();
-    while (it != r.socks.end() && (*it)->w.fd != fd) ++it;
-    if (!readable && !writable) {
-      if (it != r.socks.end()) {
-        r.l.poller_.unwatch((*it)->w, io_readable | io_writable);
-        r.socks.erase(it);
-      }
-      return;
-    }
-    sock_watch* s;
-    if (it != r.socks.end()) {
-      s = it->get();
+  // On a pool thread: glibc answers, unless the answer was known at start.
+  static void run(pool_task& t) {
+    auto& q = reinterpret_cast<dns_query&>(t);
+    if (!q.lookup) return;
+    if (q.owner->type() == req_type::getaddrinfo) {
+      q.status = lookup_addrinfo(q.config, q.node, q.service, q.hints, q.generation, &q.list);
     } else {
-      // No memory: the socket goes unwatched and its lookup times out.
-      try {
-        r.socks.push_back(std::make_unique<sock_watch>());
-      } catch (...) {
-        return;
-      }
-      s = r.socks.back().get();
-      s->w.fd = fd;
-      s->w.cb = &resolver::on_io;
-      s->r = &r;
-    }
-    const unsigned want = (readable ? io_readable : 0u) | (writable ? io_writable : 0u);
-    r.l.poller_.unwatch(s->w, ~want & (io_readable | io_writable));
-    // A refusal leaves the socket unwatched: its lookup times out.
-    (void)r.l.poller_.watch(s->w, want);
-  }
-
-  static void on_io(loop&, io_watcher& w, unsigned events) {
-    resolver& r = *reinterpret_cast<sock_watch&>(w).r;
-    const int fd = w.fd;
-    // c-ares may close this socket (and free `w`) while it processes it.
-    const bool rd = events & (io_readable | io_error | io_hangup);
-    const bool wr = events & io_writable;
-    ares_process_fd(r.channel, rd ? fd : ARES_SOCKET_BAD, wr ? fd : ARES_SOCKET_BAD);
-    r.rearm();
-  }
-
-  static void on_tick(timer* t) {
-    resolver& r = *static_cast<resolver*>(t->data);
-    ares_process_fd(r.channel, ARES_SOCKET_BAD, ARES_SOCKET_BAD);
-    r.rearm();
-  }
-
-  // Back from the pool trip, `q` goes to c-ares. False when it has its
-  // answer now (or failed to start); true when a name server has it, whose
-  // answer will come back through the completion queue (the loop counts
-  // the request until then).
-  bool resolve(dns_query& q) noexcept {
-    if ((q.status = open_channel()) != 0) return false;
-    q.starting = true;
-    if (q.owner->type() == req_type::getaddrinfo)
-      start_addrinfo(channel, q);
-    else
-      start_hostent(channel, q);
-    q.starting = false;
-    if (q.answered) return false;
-    q.waiting = true;
-    l.active_reqs_++;
-    rearm();
-    return true;
-  }
-
-  // c-ares is done with `q`: a synchronous lookup's waiter sees it, and so
-  // does resolve() for an answer given at once; an asynchronous one
-  // completes, unless it was canceled (then completing was done by
-  // cancel()) or even delivered (then nobody needs it).
-  static void answered(dns_query& q) noexcept {
-    q.in_ares = false;
-    q.answered = true;
-    if (q.res == nullptr || q.starting) return;
-    if (q.delivered) {
-      delete &q;
-      return;
-    }
-    if (!q.canceled) q.res->post(q);
-  }
-
-  static void on_addrinfo(void* arg, int status, int, ares_addrinfo* ai) {
-    auto& q = *static_cast<dns_query*>(arg);
-    if (!q.canceled)
-      q.status = status == ARES_SUCCESS ? expand_addrinfo(ai, q.node, q.service, q.hints, &q.list) : from_ares(status);
-    if (ai != nullptr) ares_freeaddrinfo(ai);
-    answered(q);
-  }
-
-  static void on_hostent(void* arg, int status, int timeouts, hostent* he) {
-    auto& q = *static_cast<dns_query*>(arg);
-    // c-ares reports a name server that never answered as "not found"
-    // (it has no lookup left after DNS); glibc says EAI_AGAIN then.
-    if (status == ARES_ENOTFOUND && timeouts > 0) status = ARES_ETIMEOUT;
-    if (!q.canceled) {
       auto& r = static_cast<getnameinfo_req&>(*q.owner);
-      q.status = finish_nameinfo(status, he, r.flags_, r.host_);
+      q.status = lookup_nameinfo(q.config, reinterpret_cast<const sockaddr*>(&r.storage_), q.addrlen, r.flags_,
+                                 r.host_, r.service_);
     }
-    answered(q);
   }
 
-  static void start_addrinfo(ares_channel ch, dns_query& q) noexcept {
-    q.in_ares = true;
-    const ares_addrinfo_hints ah = ares_hints_for(q.hints);
-    ares_getaddrinfo(ch, q.node, nullptr, &ah, &resolver::on_addrinfo, &q);
-  }
-
-  static void start_hostent(ares_channel ch, dns_query& q) noexcept {
-    auto& r = static_cast<getnameinfo_req&>(*q.owner);
-    q.in_ares = true;
-    if (r.storage_.ss_family == AF_INET6)
-      ares_gethostbyaddr(ch, &reinterpret_cast<const sockaddr_in6&>(r.storage_).sin6_addr, sizeof(in6_addr),
-                         AF_INET6, &resolver::on_hostent, &q);
-    else
-      ares_gethostbyaddr(ch, &reinterpret_cast<const sockaddr_in&>(r.storage_).sin_addr, sizeof(in_addr), AF_INET,
-                         &resolver::on_hostent, &q);
-  }
-
-  // A lookup on the calling thread: its own channel, polled here until
-  // c-ares answers.
-  static int run_blocking(const settings& s, dns_query& q, void (*start)(ares_channel, dns_query&)) noexcept {
-    ares_channel ch;
-    if (int r = make_channel(s, nullptr, nullptr, &ch); r != 0) return r;
-    start(ch, q);
-    while (!q.answered) {
-      ares_socket_t socks[ARES_GETSOCK_MAXNUM];
-      const int bits = ares_getsock(ch, socks, ARES_GETSOCK_MAXNUM);
-      pollfd fds[ARES_GETSOCK_MAXNUM];
-      nfds_t n = 0;
-      for (int i = 0; i < ARES_GETSOCK_MAXNUM; i++) {
-        const short ev = static_cast<short>((ARES_GETSOCK_READABLE(bits, i) ? POLLIN : 0) |
-                                            (ARES_GETSOCK_WRITABLE(bits, i) ? POLLOUT : 0));
-        if (ev != 0) fds[n++] = pollfd{socks[i], ev, 0};
-      }
-      timeval tv;
-      const int wait = ares_timeout(ch, nullptr, &tv) != nullptr ? static_cast<int>(ceil_ms(tv)) : -1;
-      if (n == 0 && wait < 0) {
-        // Nothing left to wait for, yet no answer: never block forever.
-        ares_destroy(ch);
-        return eai::fail;
-      }
-      const int ready = ::poll(fds, n, wait);
-      if (ready < 0 && errno == EINTR) continue;
-      if (ready <= 0) {
-        ares_process_fd(ch, ARES_SOCKET_BAD, ARES_SOCKET_BAD);
-        continue;
-      }
-      for (nfds_t i = 0; i < n; i++) {
-        const short ev = fds[i].revents;
-        if (ev == 0) continue;
-        ares_process_fd(ch, (ev & (POLLIN | POLLERR | POLLHUP)) ? fds[i].fd : ARES_SOCKET_BAD,
-                        (ev & POLLOUT) ? fds[i].fd : ARES_SOCKET_BAD);
-      }
-    }
-    ares_destroy(ch);
-    return q.status;
-  }
-
-  // A request on its pool trip is canceled as a pool request (not once a
-  // thread took it); one a name server has, at any time before its
-  // callback.
+  // As a pool request: only while no thread has taken it (then libuv says
+  // UV_EBUSY too, its thread being inside getaddrinfo).
   static int cancel(dns_query* q) noexcept {
     if (q == nullptr || q->res == nullptr) return errc::busy;
-    if (!q->waiting) return pool_cancel(q->res->l, q->task);
-    if (q->list != nullptr) {
-      ::freeaddrinfo(q->list);
-      q->list = nullptr;
-    }
-    q->canceled = true;
-    q->status = eai::canceled;
-    q->res->post(*q);
-    return 0;
+    return pool_cancel(q->res->l, q->task);
   }
 
   // From the loop's completion queue in the poll phase (the loop stopped
-  // counting the request just before): back from the pool trip, or with a
-  // name server's answer. Delivers the answer, unless c-ares must now ask
-  // a name server first.
+  // counting the request just before).
   static void done(pool_task& t, int pool_status) {
     auto& q = reinterpret_cast<dns_query&>(t);
     resolver& r = *q.res;
     if (pool_status == errc::canceled) {
-      q.canceled = true;
       q.status = eai::canceled;
       if (q.list != nullptr) ::freeaddrinfo(q.list);
       q.list = nullptr;
-    } else if (q.lookup) {
-      q.lookup = false;
-      if (r.resolve(q)) return;
     }
     req& owner = *q.owner;
     const int status = q.status;
     addrinfo* list = q.list;
     q.list = nullptr;
-    q.delivered = true;
     r.requests--;
-    if (!q.in_ares) delete &q;
+    delete &q;
     if (owner.type() == req_type::getaddrinfo) {
       auto& g = static_cast<getaddrinfo_req&>(owner);
       g.query_ = nullptr;
@@ -799,8 +799,6 @@ struct detail::resolver {
           cb(&n, status, host, service);
         });
     }
-    // The last lookup is over: the channel goes (the settings stay).
-    if (r.requests == 0) r.close_channel();
   }
 
   static const pool_ops ops;
@@ -809,18 +807,16 @@ struct detail::resolver {
                          const addrinfo* hints) noexcept {
     const addrinfo h = effective_hints(hints);
     addrinfo* list = nullptr;
+    std::uint64_t gen = UINT64_MAX;
     int r = local_addrinfo(node, service, hints, h, &list);
+    if (r == need_lookup && (list = answer_cache::get().find(node, service, h, &gen)) != nullptr) r = 0;
     if (req.cb_ == nullptr) {
       if (r == need_lookup) {
-        dns_query q;
-        q.owner = &req;
-        q.hints = h;
-        q.node = const_cast<char*>(node);
-        q.service = const_cast<char*>(service);
-        r = run_blocking(settings_of(req.loop_), q, &resolver::start_addrinfo);
-        list = q.list;
-        q.list = nullptr;
-        q.node = q.service = nullptr;  // the caller's strings
+        try {
+          r = lookup_addrinfo(settings_for(settings_of(req.loop_)), node, service, h, gen, &list);
+        } catch (...) {
+          r = errc::no_memory;
+        }
       }
       req.addrinfo_ = list;
       req.retcode_ = r;
@@ -833,20 +829,26 @@ struct detail::resolver {
       if (list != nullptr) ::freeaddrinfo(list);
       return errc::no_memory;
     }
-    if (r == need_lookup) {
-      q->node = ::strdup(node);
-      q->service = service != nullptr ? ::strdup(service) : nullptr;
-      if (q->node == nullptr || (service != nullptr && q->service == nullptr)) {
-        delete q;
-        return errc::no_memory;
-      }
-    }
-    res->begin(*q, req);
-    req.query_ = q;
     q->hints = h;
     q->list = list;
     q->status = r;
     q->lookup = r == need_lookup;
+    q->generation = gen;
+    if (q->lookup) {
+      q->node = ::strdup(node);
+      q->service = service != nullptr ? ::strdup(service) : nullptr;
+      bool copied = q->node != nullptr && (service == nullptr || q->service != nullptr);
+      try {
+        q->config = settings_for(&res->config);
+      } catch (...) {
+        copied = false;
+      }
+      if (!copied) {
+        delete q;
+        return errc::no_memory;
+      }
+    }
+    req.query_ = q;
     return res->submit(*q, req);
   }
 
@@ -855,9 +857,11 @@ struct detail::resolver {
     int r = local_nameinfo(sa, len, req.flags_, req.host_, req.service_);
     if (req.cb_ == nullptr) {
       if (r == need_lookup) {
-        dns_query q;
-        q.owner = &req;
-        r = run_blocking(settings_of(req.loop_), q, &resolver::start_hostent);
+        try {
+          r = lookup_nameinfo(settings_for(settings_of(req.loop_)), sa, len, req.flags_, req.host_, req.service_);
+        } catch (...) {
+          r = errc::no_memory;
+        }
       }
       req.retcode_ = r;
       return r;
@@ -868,10 +872,18 @@ struct detail::resolver {
       delete q;
       return errc::no_memory;
     }
-    res->begin(*q, req);
-    req.query_ = q;
     q->status = r;
     q->lookup = r == need_lookup;
+    q->addrlen = len;
+    if (q->lookup) {
+      try {
+        q->config = settings_for(&res->config);
+      } catch (...) {
+        delete q;
+        return errc::no_memory;
+      }
+    }
+    req.query_ = q;
     return res->submit(*q, req);
   }
 
@@ -880,33 +892,24 @@ struct detail::resolver {
     resolver* r = of(l);
     if (r == nullptr) return errc::no_memory;
     if (r->requests != 0) return errc::busy;
-    settings s;
     try {
-      if (c.servers != nullptr) s.servers = c.servers;
+      settings s;
+      if (c.servers != nullptr && *c.servers != '\0' && !parse_servers(c.servers, s.servers)) return errc::invalid;
+      s.timeout_ms = c.timeout_ms;
+      s.tries = c.tries;
+      r->config = std::move(s);
     } catch (...) {
       return errc::no_memory;
     }
-    s.timeout_ms = c.timeout_ms;
-    s.tries = c.tries;
-    if (!s.servers.empty()) {
-      // Let c-ares read the list once now, so that a bad one is refused here.
-      ares_channel probe;
-      if (int e = make_channel(s, nullptr, nullptr, &probe); e != 0)
-        return e == eai::memory ? errc::no_memory : errc::invalid;
-      ares_destroy(probe);
-    }
-    r->close_channel();
-    r->config = std::move(s);
     return 0;
   }
 };
 
 const detail::pool_ops detail::resolver::ops = {
-    // Nothing for a pool thread to do: the trip only gives the request its
-    // place among the pool's (see the top of this file).
-    [](detail::pool_task&) {},
+    &resolver::run,
     [](detail::pool_task& t) -> loop& { return reinterpret_cast<dns_query&>(t).res->l; },
     &resolver::done,
+    true,  // slow: a lookup may wait for a name server
 };
 
 // ---- public entry points -------------------------------------------------
@@ -958,10 +961,6 @@ int configure_resolver(loop& l, const resolver_config& config) noexcept {
 }
 
 void loop::close_resolver_() noexcept {
-  if (resolver_ == nullptr) return;
-  resolver_->close_channel();
-  resolver_->tick.stop();
-  handles_.erase(resolver_->tick);
   delete resolver_;
   resolver_ = nullptr;
 }

@@ -2,11 +2,15 @@
  * bits), printed through each state change: init, start, stop, ref/unref,
  * close and the close callback; for streams and UDP also bind, listen,
  * connect, accept, read start/stop, shutdown, the TCP options and
- * uv_udp_connect.  Programs read these bits (libuv's own tty test reads
+ * uv_udp_connect; a TTY on a pseudo-terminal in both directions; a child
+ * process; fs events and fs polling.  Programs read these bits (libuv's own tty test reads
  * the blocking-writes bit), so they must be libuv's. */
 #include "diff.h"
 #include "diff_net.h"
 
+#include <fcntl.h>
+#include <pty.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 static uv_loop_t *loop;
@@ -27,6 +31,89 @@ static void idle_cb(uv_idle_t *h) { (void) h; }
 static void async_cb(uv_async_t *h) { (void) h; }
 static void signal_cb(uv_signal_t *h, int s) { (void) h; (void) s; }
 static void poll_cb(uv_poll_t *h, int s, int e) { (void) h; (void) s; (void) e; }
+
+static void prepare_cb(uv_prepare_t *h) { (void) h; }
+static void fs_event_cb(uv_fs_event_t *h, const char *f, int e, int s) { (void) h; (void) f; (void) e; (void) s; }
+static void fs_poll_cb(uv_fs_poll_t *h, int s, const uv_stat_t *p, const uv_stat_t *c) {
+  (void) h; (void) s; (void) p; (void) c;
+}
+
+static void exit_cb(uv_process_t *p, int64_t status, int sig) {
+  say("process exit status=%d signal=%d", (int) status, sig);
+  show("process at exit", p);
+  close_show("process close", p);
+}
+
+static void other_handles(void) {
+  uv_prepare_t p;
+  uv_check_t c;
+  uv_fs_event_t e;
+  uv_fs_poll_t fp;
+  uv_process_t proc;
+  uv_process_options_t o;
+  char *args[] = {"true", NULL};
+  const char *tmp = getenv("TMPDIR");
+
+  uv_prepare_init(loop, &p);
+  uv_prepare_start(&p, prepare_cb);
+  show("prepare start", &p);
+  uv_prepare_stop(&p);
+  show("prepare stop", &p);
+  close_show("prepare close", &p);
+  uv_check_init(loop, &c);
+  uv_unref((uv_handle_t *) &c);
+  show("check init unref", &c);
+  close_show("check close", &c);
+
+  uv_fs_event_init(loop, &e);
+  show("fs_event init", &e);
+  CHECK(uv_fs_event_start(&e, fs_event_cb, tmp ? tmp : "/tmp", 0) == 0);
+  show("fs_event start", &e);
+  uv_fs_event_stop(&e);
+  show("fs_event stop", &e);
+  close_show("fs_event close", &e);
+
+  uv_fs_poll_init(loop, &fp);
+  show("fs_poll init", &fp);
+  CHECK(uv_fs_poll_start(&fp, fs_poll_cb, "/", 1000) == 0);
+  show("fs_poll start", &fp);
+  uv_fs_poll_stop(&fp);
+  show("fs_poll stop", &fp);
+  close_show("fs_poll close", &fp);
+  run_say(loop, UV_RUN_DEFAULT);
+
+  memset(&o, 0, sizeof o);
+  o.file = "true";
+  o.args = args;
+  o.exit_cb = exit_cb;
+  CHECK(uv_spawn(loop, &proc, &o) == 0);
+  show("process spawned", &proc);
+  run_say(loop, UV_RUN_DEFAULT);
+}
+
+static void tty_handles(void) {
+  uv_tty_t in, out;
+  int master, slave, slave2;
+
+  if (openpty(&master, &slave, NULL, NULL, NULL) != 0) {
+    say("no pseudo-terminal");
+    return;
+  }
+  slave2 = open(ttyname(slave), O_RDWR);
+  CHECK(slave2 >= 0);
+  CHECK(uv_tty_init(loop, &out, slave, 0) == 0);
+  show("tty init (writing)", &out);
+  CHECK(uv_tty_init(loop, &in, slave2, 1) == 0);
+  show("tty init (reading)", &in);
+  CHECK(uv_tty_set_mode(&in, UV_TTY_MODE_RAW) == 0);
+  show("tty raw mode", &in);
+  CHECK(uv_tty_set_mode(&in, UV_TTY_MODE_NORMAL) == 0);
+  show("tty normal mode", &in);
+  close_show("tty close (writing)", &out);
+  close_show("tty close (reading)", &in);
+  run_say(loop, UV_RUN_DEFAULT);
+  close(master);
+}
 
 static void basic_handles(void) {
   uv_timer_t t;
@@ -209,6 +296,8 @@ int main(void) {
   tcp_handles();
   pipe_handles();
   udp_handles();
+  other_handles();
+  tty_handles();
   finish(loop);
   return 0;
 }

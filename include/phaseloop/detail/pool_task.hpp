@@ -27,6 +27,10 @@ struct pool_ops {
   /// stopped counting the request. `status` is 0, or errc::canceled when
   /// the request was canceled before it started.
   void (*done)(pool_task&, int status);
+  /// Work that mostly waits (DNS lookups): as in libuv, at most half the
+  /// pool's threads (rounded up) run such work at once, so that it cannot
+  /// hold up file system work.
+  bool slow_io = false;
 };
 
 /// Lives inside a request. Zero bytes (and the default values) mean "never
