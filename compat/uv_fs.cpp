@@ -45,6 +45,13 @@ struct phaseloop::detail::fs_access {
   static_assert(offsetof(pl::fs_req, ptr_) == offsetof(uv_fs_t, ptr));
   static_assert(offsetof(pl::fs_req, path_) == offsetof(uv_fs_t, path));
   static_assert(offsetof(pl::fs_req, statbuf_) == offsetof(uv_fs_t, statbuf));
+  static_assert(offsetof(pl::fs_req, new_path_) == offsetof(uv_fs_t, new_path));
+  static_assert(offsetof(pl::fs_req, file_) == offsetof(uv_fs_t, file));
+  static_assert(offsetof(pl::fs_req, nbufs_) == offsetof(uv_fs_t, nbufs));
+  static_assert(offsetof(pl::fs_req, bufs_) == offsetof(uv_fs_t, bufs));
+  static_assert(offsetof(pl::fs_req, off_) == offsetof(uv_fs_t, off));
+  static_assert(offsetof(pl::fs_req, task_) == offsetof(uv_fs_t, work_req));
+  static_assert(offsetof(pl::fs_req, bufsml_) == offsetof(uv_fs_t, bufsml));
   static_assert(sizeof(pl::fs_dir) == sizeof(uv_dir_t) && alignof(pl::fs_dir) == alignof(uv_dir_t));
   static_assert(offsetof(pl::fs_dir, dirents) == offsetof(uv_dir_t, dirents));
   static_assert(offsetof(pl::fs_dir, nentries) == offsetof(uv_dir_t, nentries));

@@ -117,8 +117,10 @@ typedef struct {
 /* The private parts of the structs in uv.h, under the macro names libuv's
  * headers give them, so that code which mirrors a libuv struct with these
  * macros gets phaseloop's sizes.  Their members are phaseloop's own bytes
- * (opaque), except the two every program may read: a handle's `flags`
- * (libuv's state bits, at offset 88) and `next_closing`. */
+ * (opaque), except those programs are known to read, which carry libuv's
+ * names at libuv's offsets: a handle's `flags` (libuv's state bits, at
+ * offset 88) and `next_closing`, and a file system request's private
+ * fields (`new_path`, `bufs` ...; libuv's own tests read them). */
 #define UV_IO_PRIVATE_PLATFORM_FIELDS /* empty */
 #define UV_STREAM_PRIVATE_PLATFORM_FIELDS /* empty */
 #define UV_PRIVATE_REQ_TYPES /* empty */
@@ -130,7 +132,21 @@ typedef struct {
 #define UV_WRITE_PRIVATE_FIELDS uint64_t uv_private_[13];
 #define UV_CONNECT_PRIVATE_FIELDS uint64_t uv_private_[2];
 #define UV_UDP_SEND_PRIVATE_FIELDS uint64_t uv_private_[30];
-#define UV_FS_PRIVATE_FIELDS uint64_t uv_private_[21];
+#define UV_FS_PRIVATE_FIELDS                                            \
+  const char* new_path;                                                 \
+  uv_file file;                                                         \
+  int flags;                                                            \
+  mode_t mode;                                                          \
+  unsigned int nbufs;                                                   \
+  uv_buf_t* bufs;                                                       \
+  off_t off;                                                            \
+  uv_uid_t uid;                                                         \
+  uv_gid_t gid;                                                         \
+  double atime;                                                         \
+  double mtime;                                                         \
+  struct uv__work work_req;                                             \
+  uv_buf_t bufsml[4];                                                   \
+
 #define UV_UDP_PRIVATE_FIELDS uint64_t uv_private_[13];
 #define UV_PIPE_PRIVATE_FIELDS uint64_t uv_private_[1];
 #define UV_POLL_PRIVATE_FIELDS uint64_t uv_private_[7];

@@ -338,13 +338,15 @@ class fs_req : public req {
   fs_stat statbuf_{};                   // offset 112
 
   // Arguments, in the bytes libuv keeps private (168 of them).
-  detail::pool_task task_;
-  const char* new_path_ = nullptr;  // second path, in path_'s allocation
+  // The rest is ordered as libuv's private fields, whose names compat/uv.h
+  // gives them too: new_path and bufs at libuv's offsets (programs and
+  // libuv's own tests read them), the pool entry where libuv's work_req is.
+  const char* new_path_ = nullptr;  // offset 272: second path, in path_'s allocation
   int file_ = -1;                   // the descriptor (sendfile: out_fd)
   int flags_ = 0;                   // open/access/copyfile flags; sendfile: in_fd
   int mode_ = 0;
   unsigned nbufs_ = 0;              // read/write buffers; scandir: next entry
-  fs_buf* bufs_ = nullptr;          // bufsml_ or an allocated array
+  fs_buf* bufs_ = nullptr;          // offset 296: bufsml_ or an allocated array
   std::int64_t off_ = 0;            // file offset, or ftruncate's length
   union {
     struct {
@@ -355,7 +357,8 @@ class fs_req : public req {
     } times;
   } args_{};
   std::size_t length_ = 0;          // sendfile's byte count
-  fs_buf bufsml_[4];                // up to four read/write buffers
+  detail::pool_task task_;          // offset 336, libuv's work_req
+  fs_buf bufsml_[4];                // offset 376: up to four read/write buffers
 };
 
 }  // namespace phaseloop
