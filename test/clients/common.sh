@@ -16,6 +16,9 @@ CLIENTS_REPO=${CLIENTS_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PHASELOOP_BUILD=${PHASELOOP_BUILD:-$CLIENTS_REPO/build}
 CLIENTS_BUILD=${CLIENTS_BUILD:-$PHASELOOP_BUILD/clients}
 CLIENTS_TEST_USER=${CLIENTS_TEST_USER:-phaseloop-test}
+# Absolute paths: the kits change directory.
+case $PHASELOOP_BUILD in /*) ;; *) PHASELOOP_BUILD=$PWD/$PHASELOOP_BUILD ;; esac
+case $CLIENTS_BUILD in /*) ;; *) CLIENTS_BUILD=$PWD/$CLIENTS_BUILD ;; esac
 
 # --- messages ---------------------------------------------------------------
 

@@ -1,0 +1,83 @@
+"""pytest plugin of phaseloop's uvloop kit (test/clients/uvloop/run).
+
+Loaded with ``-p probe`` (its directory on PYTHONPATH).  It writes two
+files named by the environment:
+
+PL_PROBE_MAPS     the lines of /proc/self/maps that name a libuv library or
+                  uvloop's extension module, read once collection has
+                  imported uvloop: the proof of which libuv.so.1 this run
+                  used.
+PL_PROBE_RESULTS  one line per test: node id, PASS / FAIL / SKIP / ERROR,
+                  and the first line of the reason (tab separated).  A test
+                  module that cannot be imported is one ERROR line under
+                  the module's path.
+"""
+
+import os
+
+_results = {}
+_reasons = {}
+
+
+def _first_line(report):
+    text = getattr(report, "longreprtext", "") or ""
+    if report.skipped and isinstance(report.longrepr, tuple):
+        text = str(report.longrepr[2])
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("E "):
+            return line[1:].strip()
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    return lines[-1] if lines else ""
+
+
+def _set(nodeid, status, report):
+    # A test fails if any of its phases fails; a skip in setup is a skip.
+    order = {"PASS": 0, "SKIP": 1, "FAIL": 2, "ERROR": 2}
+    if order[status] >= order.get(_results.get(nodeid), -1):
+        _results[nodeid] = status
+        if status != "PASS":
+            _reasons[nodeid] = _first_line(report)
+
+
+def pytest_collection_finish(session):
+    path = os.environ.get("PL_PROBE_MAPS")
+    if not path:
+        return
+    with open("/proc/self/maps") as maps, open(path, "w") as out:
+        seen = set()
+        for line in maps:
+            fields = line.split()
+            if len(fields) < 6:
+                continue
+            lib = fields[-1]
+            name = os.path.basename(lib)
+            if ("libuv" in name or "libphaseloop" in name or
+                    (name.startswith("loop.") and "uvloop" in lib)):
+                if lib not in seen:
+                    seen.add(lib)
+                    out.write("%d %s\n" % (os.getpid(), lib))
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        _set(report.nodeid, "ERROR", report)
+
+
+def pytest_runtest_logreport(report):
+    if report.failed:
+        _set(report.nodeid, "FAIL", report)
+    elif report.skipped:
+        _set(report.nodeid, "SKIP", report)
+    elif report.when == "call":
+        _set(report.nodeid, "PASS", report)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    path = os.environ.get("PL_PROBE_RESULTS")
+    if not path:
+        return
+    with open(path, "w") as out:
+        for nodeid in sorted(_results):
+            reason = _reasons.get(nodeid, "").replace("\t", " ")
+            out.write("%s\t%s\t%s\n" % (nodeid, _results[nodeid], reason[:200]))
