@@ -1,0 +1,45 @@
+#!/bin/sh
+# The drop-in libuv.so.1 exports exactly the functions compat/uv.h declares
+# (UV_EXTERN) -- no C++ internals, no phaseloop extensions -- and, when
+# Debian's libuv is installed, exactly the functions it exports. Outside
+# the sanitizer build it needs no libstdc++.so (linked in statically).
+#
+# Environment (from make check): DIFF_DROPIN_DIR, srcdir.
+set -u
+top=$(cd "${srcdir:-.}" && pwd)
+lib=${DIFF_DROPIN_DIR:?}/libuv.so.1
+[ -e "$lib" ] || { echo "FAIL: no $lib"; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/exports.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+nm -D --defined-only "$lib" | awk '{ print $NF }' | LC_ALL=C sort > "$tmp/dropin"
+sed -n 's/^UV_EXTERN[^(]*[ *]\([A-Za-z_0-9]*\)(.*/\1/p' "$top/compat/uv.h" | LC_ALL=C sort > "$tmp/header"
+status=0
+[ -s "$tmp/header" ] || { echo "FAIL: no UV_EXTERN declaration found in compat/uv.h"; exit 1; }
+if ! cmp -s "$tmp/dropin" "$tmp/header"; then
+  echo "FAIL: $lib exports differ from compat/uv.h's UV_EXTERN functions (< header only, > exported only):"
+  diff "$tmp/header" "$tmp/dropin" | grep '^[<>]' | head -40
+  status=1
+else
+  echo "ok: $lib exports the $(wc -l < "$tmp/dropin") functions compat/uv.h declares, nothing else"
+fi
+if real=$(pkg-config --variable=libdir libuv 2> /dev/null) && [ -e "$real/libuv.so.1" ]; then
+  nm -D --defined-only "$real/libuv.so.1" | awk '{ print $NF }' | LC_ALL=C sort > "$tmp/real"
+  if ! cmp -s "$tmp/dropin" "$tmp/real"; then
+    echo "FAIL: exports differ from $real/libuv.so.1 (< libuv only, > drop-in only):"
+    diff "$tmp/real" "$tmp/dropin" | grep '^[<>]' | head -40
+    status=1
+  else
+    echo "ok: the same $(wc -l < "$tmp/real") functions as $real/libuv.so.1"
+  fi
+fi
+if ! nm -D --undefined-only "$lib" | grep -q __asan_; then
+  if readelf -d "$lib" | grep -q 'NEEDED.*libstdc++'; then
+    echo "FAIL: $lib needs libstdc++.so (it should link it statically):"
+    readelf -d "$lib" | grep NEEDED
+    status=1
+  else
+    echo "ok: no libstdc++.so needed: $(readelf -d "$lib" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+  fi
+fi
+exit $status
