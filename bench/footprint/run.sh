@@ -54,5 +54,9 @@ line text_bytes "$1" "$4"
 line data_bytes "$2" "$5"
 line bss_bytes "$3" "$6"
 line file_bytes "$(stat -L -c %s "$real")" "$(stat -L -c %s "$dropin/libuv.so.1")"
+# Debian's libuv.so.1 is stripped; the build's drop-in carries debug
+# information: compare the drop-in stripped as a package would ship it.
+strip -o "$tmp/stripped.so" "$dropin/libuv.so.1"
+line stripped_bytes "$(stat -L -c %s "$real")" "$(stat -c %s "$tmp/stripped.so")"
 line exports "$(nm -D --defined-only "$real" | wc -l)" "$(nm -D --defined-only "$dropin/libuv.so.1" | wc -l)"
 echo "(libuv: $real; phaseloop: $dropin/libuv.so.1; median of $rounds runs each, alternating)"

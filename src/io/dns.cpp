@@ -41,11 +41,11 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <cstdio>
 #include <mutex>
 #include <new>
-#include <sstream>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -58,6 +58,38 @@ namespace {
 
 // Returned by the local steps when only a lookup can answer.
 constexpr int need_lookup = 1;
+
+// The fields of `text` separated by any of `separators`, empty ones dropped.
+// (No iostreams here: they would pull libstdc++'s locale machinery into the
+// drop-in libuv.so.1, which carries its own copy of libstdc++.)
+void split(std::string_view text, std::string_view separators, std::vector<std::string_view>& out) {
+  out.clear();
+  std::size_t at = 0;
+  while ((at = text.find_first_not_of(separators, at)) != std::string_view::npos) {
+    const std::size_t end = text.find_first_of(separators, at);
+    out.push_back(text.substr(at, end - at));
+    if (end == std::string_view::npos) break;
+    at = end;
+  }
+}
+
+// Calls fn(words) for each line of the file at `path`, words being the
+// blank-separated fields before any '#'. Nothing when the file cannot be read.
+template <class F>
+void for_each_line(const char* path, F&& fn) {
+  std::FILE* f = std::fopen(path, "re");
+  if (f == nullptr) return;
+  char* line = nullptr;
+  std::size_t cap = 0;
+  std::vector<std::string_view> words;
+  while (::getline(&line, &cap, f) >= 0) {
+    std::string_view text(line);
+    split(text.substr(0, text.find('#')), " \t\r\n\v\f", words);
+    fn(words);
+  }
+  std::free(line);
+  std::fclose(f);
+}
 
 // libuv's uv__getaddrinfo_translate_error, for the C library's EAI_* codes.
 int from_glibc(int e) noexcept {
@@ -307,12 +339,12 @@ struct settings {
 // False for anything else.
 bool parse_servers(const char* text, std::vector<sockaddr_in>& out) {
   out.clear();
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    if (item.empty()) continue;
+  std::vector<std::string_view> items;
+  split(text, ",", items);
+  for (std::string_view field : items) {
+    const std::size_t first = field.find_first_not_of(" \t");
+    if (first == std::string_view::npos) continue;
+    std::string item(field.substr(first, field.find_last_not_of(" \t") + 1 - first));
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_port = htons(53);
@@ -565,26 +597,22 @@ class answer_cache {
   void read_hosts_locked() {
     hosts_read_ = true;
     files_first_ = false;
-    std::ifstream ns("/etc/nsswitch.conf");
-    for (std::string line; std::getline(ns, line);) {
-      std::istringstream words(line.substr(0, line.find('#')));
-      std::string db, first, next;
-      if (!(words >> db) || db != "hosts:") continue;
-      files_first_ = (words >> first) && first == "files" && !((words >> next) && next[0] == '[');
-    }
+    // The last "hosts:" line counts, as for glibc.
+    for_each_line("/etc/nsswitch.conf", [this](const std::vector<std::string_view>& w) {
+      if (w.empty() || w[0] != "hosts:") return;
+      files_first_ = w.size() > 1 && w[1] == "files" && !(w.size() > 2 && w[2][0] == '[');
+    });
     if (!files_first_) return;
-    std::ifstream in("/etc/hosts");
-    for (std::string line; std::getline(in, line);) {
-      std::istringstream words(line.substr(0, line.find('#')));
-      std::string address, name;
-      if (!(words >> address)) continue;
+    for_each_line("/etc/hosts", [this](const std::vector<std::string_view>& w) {
+      if (w.empty()) return;
       sockaddr_storage a{};
-      if (!parse_address(address.c_str(), a)) continue;
-      while (words >> name) {
+      if (!parse_address(std::string(w[0]).c_str(), a)) return;
+      for (std::size_t i = 1; i < w.size(); i++) {
+        std::string name(w[i]);
         for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         hosts_[name].push_back(a);
       }
-    }
+    });
   }
 
   static bool parse_address(const char* text, sockaddr_storage& a) noexcept {

@@ -2,7 +2,8 @@
 # The drop-in libuv.so.1 exports exactly the functions compat/uv.h declares
 # (UV_EXTERN) -- no C++ internals, no phaseloop extensions -- and, when
 # Debian's libuv is installed, exactly the functions it exports. Outside
-# the sanitizer build it needs no libstdc++.so (linked in statically).
+# the sanitizer build it needs no libstdc++.so (linked in statically). It
+# holds no iostreams.
 #
 # Environment (from make check): DIFF_DROPIN_DIR, srcdir.
 set -u
@@ -41,5 +42,11 @@ if ! nm -D --undefined-only "$lib" | grep -q __asan_; then
   else
     echo "ok: no libstdc++.so needed: $(readelf -d "$lib" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
   fi
+fi
+# iostreams would bring libstdc++'s locale machinery (about 300 KiB of
+# text and its start-up work) into every program that loads the drop-in.
+if nm "$lib" 2> /dev/null | grep -q '_ZNSt6locale'; then
+  echo "FAIL: $lib uses std::locale (iostreams?); use stdio in the code it holds"
+  status=1
 fi
 exit $status
