@@ -9,7 +9,8 @@
 # the layout says: $libdir/phaseloop/libuv.so.1, $includedir/phaseloop/,
 # $includedir/phaseloop/uv/, $mandir/man1/phaseloop.1.
 #
-# Environment (from make check): MAKE, abs_top_builddir, CC, CXX.
+# Environment (from make check): MAKE, abs_top_builddir, CC, CXX, SAN_FLAGS
+# (a sanitizer build's library needs its programs built with them too).
 set -u
 build=${abs_top_builddir:?}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/install.XXXXXX") || exit 1
@@ -66,10 +67,10 @@ int main() {
 }
 CXX
 # shellcheck disable=SC2046
-${CC:-cc} -o "$tmp/prog_c" "$tmp/prog.c" $(pkg-config --cflags --libs phaseloop-uv) 2> "$tmp/cc.log" ||
+${CC:-cc} ${SAN_FLAGS:-} -o "$tmp/prog_c" "$tmp/prog.c" $(pkg-config --cflags --libs phaseloop-uv) 2> "$tmp/cc.log" ||
   { cat "$tmp/cc.log"; fail "the C program does not build with pkg-config phaseloop-uv"; }
 # shellcheck disable=SC2046
-${CXX:-c++} -std=c++20 -o "$tmp/prog_cxx" "$tmp/prog.cpp" $(pkg-config --cflags --libs phaseloop) 2> "$tmp/cxx.log" ||
+${CXX:-c++} -std=c++20 ${SAN_FLAGS:-} -o "$tmp/prog_cxx" "$tmp/prog.cpp" $(pkg-config --cflags --libs phaseloop) 2> "$tmp/cxx.log" ||
   { cat "$tmp/cxx.log"; fail "the C++ program does not build with pkg-config phaseloop"; }
 out=$(LD_LIBRARY_PATH=$dest$libdir "$tmp/prog_c") || fail "the C program failed: $out"
 echo "C (phaseloop-uv.pc): $out"
