@@ -21,7 +21,6 @@
 #include "phaseloop/handle.hpp"
 #include "phaseloop/hooks.hpp"
 #include "phaseloop/phase_handles.hpp"
-#include "phaseloop/process.hpp"
 #include "phaseloop/signal.hpp"
 #include "phaseloop/timer.hpp"
 #include "phaseloop/types.hpp"
@@ -33,8 +32,8 @@ namespace phaseloop {
 using walk_cb = void (*)(handle*, void* arg);
 
 namespace detail {
-struct inotify_state;
-struct resolver;
+class loop_part;
+struct loop_seam;
 }
 
 class loop {
@@ -148,20 +147,12 @@ class loop {
   friend class async;
   friend class signal;
   friend class work;
-  friend class fs_req;
-  friend class udp;
-  friend class fs_event;
-  friend class fs_poll;
-  friend class poll;
-  friend class stream;
-  friend class tcp;
-  friend class pipe;
-  friend class tty;
-  friend class process;
   friend class detail::threadpool;
   friend struct detail::signal_registry;
-  friend struct detail::resolver;
   friend struct detail::loop_access;
+  // The handles and requests of src/io go through this seam only
+  // (src/core/internal.hpp).
+  friend struct detail::loop_seam;
 
   using handle_list = detail::ilist<handle, &handle::all_>;
   using watcher_list = detail::ilist<detail::io_watcher, &detail::io_watcher::pending>;
@@ -230,18 +221,16 @@ class loop {
   detail::io_watcher async_watcher_;   // eventfd: async sends, threadpool
   detail::io_watcher signal_watcher_;  // read end of the signal pipe
   int signal_pipe_write_ = -1;
-  detail::inotify_state* inotify_ = nullptr;  // fs_event watches, made on first use
-  void close_inotify_() noexcept;              // defined in src/io/fs_event.cpp
-  int reopen_inotify_() noexcept;              // after fork; also in fs_event.cpp
-  detail::resolver* resolver_ = nullptr;  // DNS lookups (c-ares), made on first use
-  void close_resolver_() noexcept;         // defined in src/io/dns.cpp
-  int emfile_fd_ = -1;                 // spare fd streams give up when accept hits EMFILE
+  // State the I/O subsystems keep per loop, made on first use (inotify,
+  // resolver, accept's spare fd, running children): src/core/internal.hpp.
+  detail::loop_part* parts_ = nullptr;
+  void close_parts_() noexcept;
+  int parts_after_fork_() noexcept;
 
   std::mutex wq_mutex_;                // guards wq_done_
   detail::pool_task::list wq_done_;    // finished pool requests, for the poll phase
   alignas(async) unsigned char wq_async_mem_[sizeof(async)];
 
-  process::list processes_;            // running children, in spawn order
   // SIGCHLD watcher (internal, unreferenced), started by the first spawn.
   alignas(signal) unsigned char child_watcher_mem_[sizeof(signal)];
 };

@@ -121,6 +121,7 @@ class process : public handle {
   friend class phaseloop::handle;
   friend struct detail::process_access;
   void close_() noexcept;
+  struct children;  // a loop's running children (src/io/process.cpp)
   // The loop's SIGCHLD callback: reaps and reports the loop's children.
   static void reap_(phaseloop::signal* s, int signum);
 
@@ -131,8 +132,8 @@ class process : public handle {
   int status_ = 0;              // waitpid() status, once reaped
 
  public:
-  /// The loop's list type for running children (an implementation detail).
-  using list = detail::ilist<process, &process::link_>;  // the loop's running children
+  /// The list type of a loop's running children (an implementation detail).
+  using list = detail::ilist<process, &process::link_>;
 };
 
 /// kill(2) with libuv's error codes (libuv's uv_kill): -EINVAL for a bad

@@ -12,7 +12,7 @@
 #include <new>
 #include <system_error>
 
-#include "core/loop_impl.hpp"
+#include "core/internal.hpp"
 
 namespace phaseloop {
 
@@ -107,8 +107,8 @@ int loop::close() noexcept {
     // Wait for a worker that is still inside its completion send.
     std::lock_guard<std::mutex> lock(wq_mutex_);
   }
-  // Before the poller goes: the resolver unwatches its sockets.
-  close_resolver_();
+  // Before the poller goes: parts unwatch their fds.
+  close_parts_();
   asyncs_.erase(wq_async_());
   handles_.erase(wq_async_());
   child_watcher_().stop();
@@ -121,9 +121,6 @@ int loop::close() noexcept {
     ::close(signal_pipe_write_);
     signal_watcher_.fd = signal_pipe_write_ = -1;
   }
-  if (emfile_fd_ >= 0) ::close(emfile_fd_);
-  emfile_fd_ = -1;
-  close_inotify_();
   open_ = false;
   if (this == default_ptr) default_ptr = nullptr;
   return 0;
@@ -134,15 +131,13 @@ loop::~loop() {
   // Handles still registered are abandoned; release what the loop owns.
   // The signal handler must not write for this loop any more.
   child_watcher_().stop();
-  close_resolver_();
+  close_parts_();
   poller_.close();
   if (async_watcher_.fd >= 0) ::close(async_watcher_.fd);
   if (signal_watcher_.fd >= 0) {
     ::close(signal_watcher_.fd);
     ::close(signal_pipe_write_);
   }
-  if (emfile_fd_ >= 0) ::close(emfile_fd_);
-  close_inotify_();
   if (this == default_ptr) default_ptr = nullptr;
 }
 
@@ -154,7 +149,7 @@ int loop::after_fork() noexcept {
   // then every other watched fd (it decides the order in which fds that
   // are ready at once are reported).
   if (int r = poller_.reopen(); r != 0) return r;
-  if (int r = reopen_inotify_(); r != 0) return r;
+  if (int r = parts_after_fork_(); r != 0) return r;
   // The eventfd is shared with the parent: each process would swallow the
   // other's wake-ups.
   const int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -171,6 +166,36 @@ int loop::after_fork() noexcept {
     }
   if (int r = reopen_signal_pipe_(); r != 0) return r;
   return poller_.rearm();
+}
+
+void loop::close_parts_() noexcept {
+  // In the order they were made, as they were opened.
+  while (detail::loop_part* p = parts_) {
+    parts_ = p->next_;
+    delete p;
+  }
+}
+
+int loop::parts_after_fork_() noexcept {
+  for (detail::loop_part* p = parts_; p != nullptr; p = p->next_)
+    if (int r = p->after_fork(); r != 0) return r;
+  return 0;
+}
+
+void detail::loop_seam::attach(loop& l, loop_part& p, const void* type) noexcept {
+  p.type_ = type;
+  loop_part** end = &l.parts_;
+  while (*end != nullptr) end = &(*end)->next_;
+  *end = &p;
+}
+
+void detail::loop_seam::detach_and_delete(loop& l, loop_part& p) noexcept {
+  for (loop_part** at = &l.parts_; *at != nullptr; at = &(*at)->next_) {
+    if (*at != &p) continue;
+    *at = p.next_;
+    delete &p;
+    return;
+  }
 }
 
 loop& loop::default_loop() {

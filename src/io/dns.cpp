@@ -50,7 +50,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "core/loop_impl.hpp"
+#include "core/internal.hpp"
 
 namespace phaseloop {
 
@@ -737,21 +737,21 @@ struct detail::dns_query {
   }
 };
 
-// One loop's resolver: its settings and its count of lookups in flight.
-struct detail::resolver {
-  explicit resolver(loop& owner) noexcept : l(owner) {}
+// One loop's resolver: its settings and its count of lookups in flight; a
+// part of the loop (src/core/internal.hpp), made by its first lookup.
+struct detail::resolver final : loop_part {
+  static constexpr char tag = 0;
+  explicit resolver(loop& owner) noexcept : loop_part(owner), l(owner) {}
 
   loop& l;
   settings config;
   unsigned requests = 0;  // asynchronous requests whose callback has not run
 
-  static resolver* of(loop& l) noexcept {
-    if (l.resolver_ == nullptr) l.resolver_ = new (std::nothrow) resolver(l);
-    return l.resolver_;
-  }
+  static resolver* of(loop& l) noexcept { return loop_seam::part<resolver>(l); }
 
   static const settings* settings_of(loop* l) noexcept {
-    return l != nullptr && l->resolver_ != nullptr ? &l->resolver_->config : nullptr;
+    const resolver* r = l != nullptr ? loop_seam::find<resolver>(*l) : nullptr;
+    return r != nullptr ? &r->config : nullptr;
   }
 
   // The pool trip (see the top of this file). The request is in flight
@@ -815,7 +815,7 @@ struct detail::resolver {
       g.addrinfo_ = list;
       // The callback may free the request: nothing touches it afterwards.
       if (getaddrinfo_cb cb = g.cb_)
-        r.l.poll_callback_(callback_kind::dns, nullptr, &g, [cb, &g, status, list] { cb(&g, status, list); });
+        loop_seam::complete(r.l, callback_kind::dns, nullptr, &g, [cb, &g, status, list] { cb(&g, status, list); });
     } else {
       auto& n = static_cast<getnameinfo_req&>(owner);
       n.query_ = nullptr;
@@ -823,7 +823,7 @@ struct detail::resolver {
       const char* host = status == 0 ? n.host_ : nullptr;
       const char* service = status == 0 ? n.service_ : nullptr;
       if (getnameinfo_cb cb = n.cb_)
-        r.l.poll_callback_(callback_kind::dns, nullptr, &n, [cb, &n, status, host, service] {
+        loop_seam::complete(r.l, callback_kind::dns, nullptr, &n, [cb, &n, status, host, service] {
           cb(&n, status, host, service);
         });
     }
@@ -986,11 +986,6 @@ int getnameinfo_req::cancel() noexcept { return detail::resolver::cancel(query_)
 
 int configure_resolver(loop& l, const resolver_config& config) noexcept {
   return detail::resolver::configure(l, config);
-}
-
-void loop::close_resolver_() noexcept {
-  delete resolver_;
-  resolver_ = nullptr;
 }
 
 }  // namespace phaseloop

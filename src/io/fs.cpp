@@ -37,7 +37,7 @@
 #include <iterator>
 #include <new>
 
-#include "core/loop_impl.hpp"
+#include "core/internal.hpp"
 
 #ifndef FICLONE
 #define FICLONE _IOW(0x94, 9, int)  // <linux/fs.h>
@@ -563,7 +563,7 @@ const detail::pool_ops fs_req::pool_ops_ = {
       r.in_flight_ = false;
       if (status == errc::canceled) r.result_ = errc::canceled;
       // The callback may free the request: nothing touches it afterwards.
-      r.loop_->poll_callback_(callback_kind::fs, nullptr, &r, [&r] { r.cb_(&r); });
+      detail::loop_seam::complete(*r.loop_, callback_kind::fs, nullptr, &r, [&r] { r.cb_(&r); });
     },
 };
 

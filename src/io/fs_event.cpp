@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "core/loop_impl.hpp"
+#include "core/internal.hpp"
 
 namespace phaseloop {
 
@@ -31,9 +31,37 @@ struct detail::inotify_watch {
   std::unique_ptr<char[]> path;
 };
 
-struct detail::inotify_state {
+// The loop's inotify instance and its watches: a part of the loop (see
+// src/core/internal.hpp), made by the first start().
+struct detail::inotify_state final : loop_part {
+  static constexpr char tag = 0;
   io_watcher watcher;
   std::map<int, std::unique_ptr<inotify_watch>> watches;  // by wd
+
+  explicit inotify_state(phaseloop::loop& l) noexcept : loop_part(l) { watcher.cb = &fs_event::read_events_; }
+  ~inotify_state() override { close_fd(); }
+
+  // Makes the descriptor and has the poll phase watch it, unless done.
+  int open_fd() noexcept {
+    if (watcher.fd >= 0) return 0;
+    const int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (fd < 0) return -errno;
+    watcher.fd = fd;
+    if (int r = loop_seam::poller(owner()).watch(watcher, io_readable); r != 0) {
+      ::close(fd);
+      watcher.fd = -1;
+      return r;
+    }
+    return 0;
+  }
+  void close_fd() noexcept {
+    if (watcher.fd < 0) return;
+    detail::poller& p = loop_seam::poller(owner());
+    if (p.fd() >= 0) p.unwatch(watcher, io_readable);
+    ::close(watcher.fd);
+    watcher.fd = -1;
+  }
+  int after_fork() noexcept override;
 
   inotify_watch* find(int wd) const {
     auto it = watches.find(wd);
@@ -65,25 +93,10 @@ fs_event::fs_event(phaseloop::loop& l) noexcept : handle(l, handle_type::fs_even
 
 int fs_event::start(fs_event_cb cb, const char* path, unsigned) noexcept {
   if (is_active() || is_closing() || cb == nullptr || path == nullptr) return errc::invalid;
-  loop& l = *loop_;
-  if (l.inotify_ == nullptr) {
-    const int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-    if (fd < 0) return -errno;
-    auto* st = new (std::nothrow) detail::inotify_state;
-    if (st == nullptr) {
-      ::close(fd);
-      return errc::no_memory;
-    }
-    st->watcher.fd = fd;
-    st->watcher.cb = &fs_event::read_events_;
-    if (int r = l.poller_.watch(st->watcher, detail::io_readable); r != 0) {
-      ::close(fd);
-      delete st;
-      return r;
-    }
-    l.inotify_ = st;
-  }
-  detail::inotify_state& st = *l.inotify_;
+  detail::inotify_state* part = detail::loop_seam::part<detail::inotify_state>(*loop_);
+  if (part == nullptr) return errc::no_memory;
+  if (int r = part->open_fd(); r != 0) return r;
+  detail::inotify_state& st = *part;
   const int wd = inotify_add_watch(st.watcher.fd, path, watch_mask);
   if (wd < 0) return -errno;
   detail::inotify_watch* w = st.find(wd);
@@ -115,7 +128,7 @@ int fs_event::stop() noexcept {
   watch_ = nullptr;
   path_ = nullptr;
   stop_();
-  loop_->inotify_->maybe_drop(*w);
+  detail::loop_seam::find<detail::inotify_state>(*loop_)->maybe_drop(*w);
   return 0;
 }
 
@@ -136,7 +149,7 @@ int fs_event::getpath(char* buf, std::size_t* size) const noexcept {
 }
 
 void fs_event::read_events_(phaseloop::loop& l, detail::io_watcher& iw, unsigned) {
-  detail::inotify_state& st = *l.inotify_;
+  detail::inotify_state& st = *detail::loop_seam::find<detail::inotify_state>(l);
   alignas(inotify_event) char buf[4096];
   for (;;) {
     ssize_t n;
@@ -161,7 +174,7 @@ void fs_event::read_events_(phaseloop::loop& l, detail::io_watcher& iw, unsigned
       pass.splice_back(w->handles);
       while (fs_event* h = pass.pop_front()) {
         w->handles.push_back(*h);
-        l.poll_callback_(callback_kind::io, h, nullptr, [h, name, events] { h->cb_(h, name, events, 0); });
+        detail::loop_seam::complete(l, callback_kind::io, h, nullptr, [h, name, events] { h->cb_(h, name, events, 0); });
       }
       w->iterating = false;
       st.maybe_drop(*w);
@@ -169,21 +182,10 @@ void fs_event::read_events_(phaseloop::loop& l, detail::io_watcher& iw, unsigned
   }
 }
 
-void loop::close_inotify_() noexcept {
-  if (inotify_ == nullptr) return;
-  if (poller_.fd() >= 0) poller_.unwatch(inotify_->watcher, detail::io_readable);
-  ::close(inotify_->watcher.fd);
-  delete inotify_;
-  inotify_ = nullptr;
-}
-
-int loop::reopen_inotify_() noexcept {
-  if (inotify_ == nullptr) return 0;
+int detail::inotify_state::after_fork() noexcept {
   // The descriptor is shared with the parent: it goes before the handles
   // stop, so that dropping their watches cannot drop the parent's.
-  poller_.unwatch(inotify_->watcher, detail::io_readable);
-  ::close(inotify_->watcher.fd);
-  inotify_->watcher.fd = -1;
+  close_fd();
   // Every handle is stopped and started again on a new descriptor, by
   // watch and in start order, with the path its watch was made for.
   struct restart {
@@ -193,13 +195,13 @@ int loop::reopen_inotify_() noexcept {
   };
   std::vector<restart> again;
   try {
-    for (auto& [wd, w] : inotify_->watches)
+    for (auto& [wd, w] : watches)
       for (fs_event* h = w->handles.front(); h; h = fs_event::list::next(*h)) again.push_back({h, h->cb_, w->path.get()});
   } catch (...) {
     return errc::no_memory;
   }
   for (restart& r : again) r.h->stop();
-  close_inotify_();
+  watches.clear();
   for (restart& r : again)
     if (int e = r.h->start(r.cb, r.path.c_str(), 0); e != 0) return e;
   return 0;

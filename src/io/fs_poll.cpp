@@ -10,7 +10,7 @@
 #include <memory>
 #include <new>
 
-#include "core/loop_impl.hpp"
+#include "core/internal.hpp"
 
 namespace phaseloop {
 
@@ -58,7 +58,7 @@ int fs_poll::start(fs_poll_cb cb, const char* path, unsigned interval) noexcept 
   const std::size_t len = std::strlen(path) + 1;
   ctx->path.reset(new (std::nothrow) char[len]);
   if (ctx->path == nullptr) {
-    loop_->handles_.erase(ctx->tick);
+    detail::loop_seam::unlist(*loop_, ctx->tick);
     delete ctx;
     return errc::no_memory;
   }
@@ -71,7 +71,7 @@ int fs_poll::start(fs_poll_cb cb, const char* path, unsigned interval) noexcept 
   ctx->tick.unref();
   ctx->stat_req.data = ctx;
   if (int r = ctx->stat_req.stat(loop_, ctx->path.get(), &detail::fs_poll_ctx::on_stat); r != 0) {
-    loop_->handles_.erase(ctx->tick);
+    detail::loop_seam::unlist(*loop_, ctx->tick);
     delete ctx;
     return r;
   }
@@ -95,7 +95,7 @@ bool fs_poll::close_() noexcept {
   return ctx_ == nullptr;
 }
 
-void fs_poll::finish_close_() noexcept { loop_->make_close_pending_(*this); }
+void fs_poll::finish_close_() noexcept { detail::loop_seam::close_pending(*loop_, *this); }
 
 int fs_poll::getpath(char* buf, std::size_t* size) const noexcept {
   if (!is_active()) {

@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/loop_impl.hpp"
+#include "core/internal.hpp"
 #include "phaseloop/pipe.hpp"
 #include "phaseloop/tty.hpp"
 
@@ -88,12 +88,12 @@ void pipe::connect(connect_req& r, const char* path, connect_cb cb) noexcept {
   r.type_ = req_type::connect;
   r.handle_ = this;
   r.cb_ = cb;
-  loop_->active_reqs_++;
+  detail::loop_seam::req_register(*loop_);
   if (err != 0) feed_();
 }
 
 int pipe::open(int fd) noexcept {
-  if (loop_->poller_.watcher(fd) != nullptr) return -EEXIST;
+  if (detail::loop_seam::poller(*loop_).watcher(fd) != nullptr) return -EEXIST;
   int mode;
   do mode = fcntl(fd, F_GETFL);
   while (mode == -1 && errno == EINTR);

@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstddef>
 
-#include "core/loop_impl.hpp"
+#include "core/internal.hpp"
 #include "phaseloop/poll.hpp"
 
 namespace phaseloop {
@@ -47,8 +47,8 @@ int set_nonblocking(int fd) noexcept {
 }  // namespace
 
 int poll::prepare_fd(phaseloop::loop& l, int fd) noexcept {
-  if (l.poller_.watcher(fd) != nullptr) return -EEXIST;
-  if (int r = check_watchable(l.poller_.fd(), fd); r != 0) return r;
+  if (detail::loop_seam::poller(l).watcher(fd) != nullptr) return -EEXIST;
+  if (int r = check_watchable(detail::loop_seam::poller(l).fd(), fd); r != 0) return r;
   return set_nonblocking(fd);
 }
 
@@ -60,7 +60,7 @@ poll::poll(phaseloop::loop& l, int fd) noexcept : handle(l, handle_type::poll) {
 int poll::start(int events, poll_cb cb) noexcept {
   if ((events & ~(readable | writable | disconnect | prioritized)) != 0 || is_closing())
     return errc::invalid;
-  detail::io_watcher* owner = loop_->poller_.watcher(watcher_.fd);
+  detail::io_watcher* owner = detail::loop_seam::poller(*loop_).watcher(watcher_.fd);
   if (owner != nullptr && owner != &watcher_) return -EEXIST;
   stop_watch_();
   if (events == 0) return 0;
@@ -69,7 +69,7 @@ int poll::start(int events, poll_cb cb) noexcept {
   if (events & prioritized) want |= detail::io_priority;
   if (events & writable) want |= detail::io_writable;
   if (events & disconnect) want |= detail::io_read_hangup;
-  if (int r = loop_->poller_.watch(watcher_, want); r != 0) return r;
+  if (int r = detail::loop_seam::poller(*loop_).watch(watcher_, want); r != 0) return r;
   start_();
   cb_ = cb;
   return 0;
@@ -82,7 +82,7 @@ int poll::stop() noexcept {
 }
 
 void poll::stop_watch_() noexcept {
-  loop_->poller_.unwatch(watcher_, all_poll_events);
+  detail::loop_seam::poller(*loop_).unwatch(watcher_, all_poll_events);
   stop_();
 }
 
@@ -96,7 +96,7 @@ void poll::io_(phaseloop::loop& l, detail::io_watcher& w, unsigned events) {
   // case is an ordinary event.
   if ((events & detail::io_error) && !(events & detail::io_priority)) {
     p->stop_watch_();
-    l.poll_callback_(callback_kind::io, p, nullptr, [p] { p->cb_(p, -EBADF, 0); });
+    detail::loop_seam::complete(l, callback_kind::io, p, nullptr, [p] { p->cb_(p, -EBADF, 0); });
     return;
   }
   int ready = 0;
@@ -104,7 +104,7 @@ void poll::io_(phaseloop::loop& l, detail::io_watcher& w, unsigned events) {
   if (events & detail::io_priority) ready |= prioritized;
   if (events & detail::io_writable) ready |= writable;
   if (events & detail::io_read_hangup) ready |= disconnect;
-  l.poll_callback_(callback_kind::io, p, nullptr, [p, ready] { p->cb_(p, 0, ready); });
+  detail::loop_seam::complete(l, callback_kind::io, p, nullptr, [p, ready] { p->cb_(p, 0, ready); });
 }
 
 }  // namespace phaseloop

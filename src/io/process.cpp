@@ -28,7 +28,7 @@
 #include <memory>
 #include <new>
 
-#include "core/loop_impl.hpp"
+#include "core/internal.hpp"
 #include "phaseloop/stream.hpp"
 
 extern char** environ;
@@ -338,10 +338,20 @@ int fork_child(const process_options& o, const exec_plan& plan, stdio_fds& fds, 
 
 process::process(phaseloop::loop& l) noexcept : handle(l, handle_type::process) {}
 
+// A loop's running children, in spawn order: a part of the loop (see
+// src/core/internal.hpp), made by its first spawn.
+struct process::children final : detail::loop_part {
+  static constexpr char tag = 0;
+  explicit children(phaseloop::loop& l) noexcept : loop_part(l) {}
+  list running;
+};
+
 int process::spawn(const process_options& o) noexcept {
   if (is_active() || is_closing() || pid_ != 0) return errc::invalid;
   if (o.file == nullptr || (o.flags & ~known_flags) != 0 || (o.stdio_count > 0 && o.stdio == nullptr))
     return errc::invalid;
+  children* kids = detail::loop_seam::part<children>(*loop_);
+  if (kids == nullptr) return errc::no_memory;
   const int given = o.stdio_count > 0 ? o.stdio_count : 0;
   for (int i = 0; i < given; i++) {
     if (int r = check_stdio(o.stdio[i]); r != 0) return r;
@@ -379,14 +389,14 @@ int process::spawn(const process_options& o) noexcept {
 
   loop& l = *loop_;
   // Started before the fork, so that no exit can go unnoticed.
-  l.child_watcher_().start(&process::reap_, SIGCHLD);
+  detail::loop_seam::child_watcher(l).start(&process::reap_, SIGCHLD);
 
   int child = 0;
   const int result = fork_child(o, plan, fds, &child);
   if (result == 0) {
     pid_ = child;
     cb_ = o.on_exit;
-    l.processes_.push_back(*this);
+    kids->running.push_back(*this);
     start_();
   }
 
@@ -416,7 +426,8 @@ void process::close_() noexcept {
   list::unlink(*this);
   stop_();
   loop& l = *loop_;
-  if (l.processes_.empty()) l.child_watcher_().stop();
+  const children* kids = detail::loop_seam::find<children>(l);
+  if (kids == nullptr || kids->running.empty()) detail::loop_seam::child_watcher(l).stop();
 }
 
 void process::reap_(phaseloop::signal* s, int) {
@@ -425,7 +436,9 @@ void process::reap_(phaseloop::signal* s, int) {
   // An exit callback that closes a process still waiting here unlinks it,
   // and that one is not reported.
   list exited;
-  for (process* p = l.processes_.front(); p != nullptr;) {
+  children* kids = detail::loop_seam::find<children>(l);
+  if (kids == nullptr) return;
+  for (process* p = kids->running.front(); p != nullptr;) {
     process* next = list::next(*p);
     int status;
     pid_t r;
@@ -435,7 +448,7 @@ void process::reap_(phaseloop::signal* s, int) {
     // it stays on the list, active, and is never reported.
     if (r > 0) {
       p->status_ = status;
-      l.processes_.erase(*p);
+      kids->running.erase(*p);
       exited.push_back(*p);
     }
     p = next;
@@ -445,7 +458,7 @@ void process::reap_(phaseloop::signal* s, int) {
     if (p->cb_ == nullptr) continue;
     const std::int64_t code = WIFEXITED(p->status_) ? WEXITSTATUS(p->status_) : 0;
     const int sig = WIFSIGNALED(p->status_) ? WTERMSIG(p->status_) : 0;
-    l.poll_callback_(callback_kind::signal, p, nullptr, [p, code, sig] { p->cb_(p, code, sig); });
+    detail::loop_seam::complete(l, callback_kind::signal, p, nullptr, [p, code, sig] { p->cb_(p, code, sig); });
   }
 }
 

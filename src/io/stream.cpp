@@ -18,7 +18,7 @@
 #include <cstring>
 #include <new>
 
-#include "core/loop_impl.hpp"
+#include "core/internal.hpp"
 #include "phaseloop/pipe.hpp"
 #include "phaseloop/stream.hpp"
 #include "phaseloop/tcp.hpp"
@@ -51,6 +51,18 @@ int open_spare_fd() noexcept {
   return fd;
 }
 
+// The descriptor a loop keeps in reserve and gives up when accept() fails
+// with EMFILE (see server_io_): a part of the loop, made by its first
+// stream.
+struct spare_fd final : detail::loop_part {
+  static constexpr char tag = 0;
+  explicit spare_fd(phaseloop::loop& l) noexcept : loop_part(l) {}
+  ~spare_fd() override {
+    if (fd >= 0) ::close(fd);
+  }
+  int fd = -1;
+};
+
 // The fd a handle passed over IPC stands for: TCP, pipe and UDP handles
 // can be sent, as in libuv.
 int fd_of(handle* h) noexcept {
@@ -68,7 +80,8 @@ int fd_of(handle* h) noexcept {
 stream::stream(phaseloop::loop& l, handle_type t) noexcept : handle(l, t) {
   watcher_.cb = &stream::io_;
   // A spare fd for the day accept() fails with EMFILE (see server_io_).
-  if (l.emfile_fd_ == -1) l.emfile_fd_ = open_spare_fd();
+  if (spare_fd* spare = detail::loop_seam::part<spare_fd>(l); spare != nullptr && spare->fd == -1)
+    spare->fd = open_spare_fd();
 }
 
 stream* stream::from_(detail::io_watcher& w) noexcept {
@@ -81,19 +94,19 @@ stream* stream::from_(detail::io_watcher& w) noexcept {
 template <class F>
 inline void stream::call_(unsigned events, req* r, F&& f) {
   if (events & detail::io_fed) f();
-  else loop_->poll_callback_(callback_kind::io, this, r, static_cast<F&&>(f));
+  else detail::loop_seam::complete(*loop_, callback_kind::io, this, r, static_cast<F&&>(f));
 }
 
 void stream::watch_(unsigned events) noexcept {
   // Fails only without memory for the poller's tables: the stream then
   // never gets the event, as libuv would abort instead.
-  (void)loop_->poller_.watch(watcher_, events);
+  (void)detail::loop_seam::poller(*loop_).watch(watcher_, events);
 }
 
-void stream::unwatch_(unsigned events) noexcept { loop_->poller_.unwatch(watcher_, events); }
+void stream::unwatch_(unsigned events) noexcept { detail::loop_seam::poller(*loop_).unwatch(watcher_, events); }
 
 void stream::feed_() noexcept {
-  if (!loop::watcher_list::linked(watcher_)) loop_->pending_.push_back(watcher_);
+  detail::loop_seam::defer(*loop_, watcher_);
 }
 
 int stream::open_(int fd, std::uint32_t flags) noexcept {
@@ -250,7 +263,7 @@ int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, handle* se
   r.error_ = 0;
   r.nbufs_ = nbufs;
   r.index_ = 0;
-  loop_->active_reqs_++;
+  detail::loop_seam::req_register(*loop_);
   write_queue_size_ += count_bytes(bufs, nbufs);
   write_queue_.push_back(r);
   if (connect_req_ != nullptr) {
@@ -354,7 +367,7 @@ void stream::write_callbacks_(unsigned events) {
   write_req::list done;
   done.splice_back(completed_);
   while (write_req* r = done.pop_front()) {
-    loop_->active_reqs_--;
+    detail::loop_seam::req_unregister(*loop_);
     if (r->bufs_ != nullptr) {
       write_queue_size_ -= count_bytes(r->bufs_ + r->index_, r->nbufs_ - r->index_);
       if (r->bufs_ != r->small_) delete[] r->bufs_;
@@ -378,7 +391,7 @@ void stream::drain_(unsigned events) {
   if (!(flags_ & closing_flag) && (flags_ & shut_flag)) return;
   shutdown_req_ = nullptr;
   flags_ &= ~shutting_flag;
-  loop_->active_reqs_--;
+  detail::loop_seam::req_unregister(*loop_);
   int err = 0;
   if (flags_ & closing_flag) err = errc::canceled;  // closed before it was done
   else if (::shutdown(watcher_.fd, SHUT_WR) != 0) err = -errno;
@@ -391,7 +404,7 @@ int stream::shutdown(shutdown_req& r, shutdown_cb cb) noexcept {
   r.type_ = req_type::shutdown;
   r.handle_ = this;
   r.cb_ = cb;
-  loop_->active_reqs_++;
+  detail::loop_seam::req_register(*loop_);
   shutdown_req_ = &r;
   flags_ |= shutting_flag;
   flags_ &= ~writable_flag;
@@ -445,7 +458,7 @@ void stream::connect_done_(unsigned events) {
   }
   if (error == -EINPROGRESS) return;
   connect_req_ = nullptr;
-  loop_->active_reqs_--;
+  detail::loop_seam::req_unregister(*loop_);
   if (error < 0 || write_queue_.empty()) unwatch_(write_events);
   if (connect_cb cb = r->cb_) call_(events, r, [&] { cb(r, error); });
   if (watcher_.fd == -1) return;
@@ -489,17 +502,18 @@ void stream::server_io_(phaseloop::loop& l, detail::io_watcher& w, unsigned even
       if (fd == -EMFILE || fd == -ENFILE) {
         // Out of fds: give up the spare one, accept and drop what waits (so
         // the clients learn), then take a spare again.
-        if (l.emfile_fd_ == -1) {
+        spare_fd* spare = detail::loop_seam::find<spare_fd>(l);
+        if (spare == nullptr || spare->fd == -1) {
           fd = -EMFILE;
         } else {
-          ::close(l.emfile_fd_);
-          l.emfile_fd_ = -1;
+          ::close(spare->fd);
+          spare->fd = -1;
           int r;
           do {
             r = accept_fd(s->watcher_.fd);
             if (r >= 0) ::close(r);
           } while (r >= 0 || r == -EINTR);
-          l.emfile_fd_ = open_spare_fd();
+          spare->fd = open_spare_fd();
           fd = r;
           if (fd == -EAGAIN || fd == -EWOULDBLOCK) break;
         }
@@ -585,7 +599,7 @@ int stream::receive_fds_(void* m) {
 // ---- close -------------------------------------------------------------------
 
 void stream::close_() noexcept {
-  loop::watcher_list::unlink(watcher_);
+  detail::loop_seam::undefer(watcher_);
   unwatch_(read_events | write_events | detail::io_read_hangup | detail::io_priority);
   read_stop();
   stop_();
@@ -608,7 +622,7 @@ void stream::close_() noexcept {
 void stream::finish_close_() noexcept {
   if (connect_req* r = connect_req_) {
     connect_req_ = nullptr;
-    loop_->active_reqs_--;
+    detail::loop_seam::req_unregister(*loop_);
     if (r->cb_) r->cb_(r, errc::canceled);
   }
   flush_writes_(errc::canceled);

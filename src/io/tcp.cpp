@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/loop_impl.hpp"
+#include "core/internal.hpp"
 #include "phaseloop/tcp.hpp"
 
 namespace phaseloop {
@@ -90,7 +90,7 @@ int tcp::maybe_new_socket_(int domain, std::uint32_t flags) noexcept {
 }
 
 int tcp::open(int fd) noexcept {
-  if (loop_->poller_.watcher(fd) != nullptr) return -EEXIST;
+  if (detail::loop_seam::poller(*loop_).watcher(fd) != nullptr) return -EEXIST;
   int on = 1;
   if (ioctl(fd, FIONBIO, &on) != 0) return -errno;
   return open_(fd, readable_flag | writable_flag);
@@ -141,7 +141,7 @@ int tcp::connect(connect_req& req, const sockaddr* addr, connect_cb cb) noexcept
   req.type_ = req_type::connect;  // all fields set: the C layer passes raw structs
   req.cb_ = cb;
   req.handle_ = this;
-  loop_->active_reqs_++;
+  detail::loop_seam::req_register(*loop_);
   connect_req_ = &req;
   watch_(detail::io_writable);
   if (delayed_error_ != 0) feed_();

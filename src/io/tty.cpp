@@ -10,7 +10,7 @@
 #include <atomic>
 #include <cerrno>
 
-#include "core/loop_impl.hpp"
+#include "core/internal.hpp"
 #include "phaseloop/tty.hpp"
 
 namespace phaseloop {

@@ -25,7 +25,7 @@
 #include <cstring>
 #include <new>
 
-#include "core/loop_impl.hpp"
+#include "core/internal.hpp"
 
 namespace phaseloop {
 
@@ -90,7 +90,7 @@ int udp::socket(int domain) noexcept {
 
 int udp::open(int fd) noexcept {
   if (io_.fd != -1) return errc::busy;
-  if (loop_->poller_.watcher(fd) != nullptr) return -EEXIST;
+  if (detail::loop_seam::poller(*loop_).watcher(fd) != nullptr) return -EEXIST;
   int on = 1;
   if (ioctl(fd, FIONBIO, &on) != 0) return -errno;
   if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0) return -errno;
@@ -224,7 +224,7 @@ int udp::send(udp_send& r, const fs_buf bufs[], unsigned nbufs, const sockaddr* 
   if (addr != nullptr) std::memcpy(&r.addr_, addr, static_cast<std::size_t>(len));
   else r.addr_.ss_family = AF_UNSPEC;
 
-  loop_->active_reqs_++;
+  detail::loop_seam::req_register(*loop_);
   send_queue_size_ += total(r.bufs_, nbufs);
   send_queue_count_++;
   queue_.push_back(r);
@@ -236,13 +236,13 @@ int udp::send(udp_send& r, const fs_buf bufs[], unsigned nbufs, const sockaddr* 
     write_queued_();
     if (queue_.empty()) return 0;
   }
-  loop_->poller_.watch(io_, detail::io_writable);
+  detail::loop_seam::poller(*loop_).watch(io_, detail::io_writable);
   return 0;
 }
 
 void udp::feed_() noexcept {
-  if (loop::watcher_list::linked(io_)) return;
-  loop_->pending_.push_back(io_);
+  if (detail::loop_seam::deferred(io_)) return;
+  detail::loop_seam::defer(*loop_, io_);
   fed_ = true;
 }
 
@@ -311,13 +311,13 @@ inline void udp::report_(phase p, req* r, F&& f) {
   if (p == phase::pending || !loop_->hooked()) [[likely]]
     f();
   else
-    loop_->callback_<true>(p, callback_kind::io, this, r, static_cast<F&&>(f));
+    detail::loop_seam::callback<true>(*loop_, p, callback_kind::io, this, r, static_cast<F&&>(f));
 }
 
 void udp::run_completed_(phase p) noexcept {
   flags_ |= processing_flag;
   while (udp_send* r = completed_.pop_front()) {
-    loop_->active_reqs_--;
+    detail::loop_seam::req_unregister(*loop_);
     send_queue_size_ -= total(r->bufs_, r->nbufs_);
     send_queue_count_--;
     if (r->bufs_ != r->bufsml_) delete[] r->bufs_;
@@ -327,7 +327,7 @@ void udp::run_completed_(phase p) noexcept {
     report_(p, r, [r, status] { r->cb_(r, status); });
   }
   if (queue_.empty()) {
-    loop_->poller_.unwatch(io_, detail::io_writable);
+    detail::loop_seam::poller(*loop_).unwatch(io_, detail::io_writable);
     if (!(io_.wanted & detail::io_readable)) stop_();
   }
   flags_ &= ~processing_flag;
@@ -339,7 +339,7 @@ int udp::recv_start(udp_alloc_cb alloc, udp_recv_cb recv) noexcept {
   if (alloc == nullptr || recv == nullptr || is_closing()) return errc::invalid;
   if (io_.wanted & detail::io_readable) return -EALREADY;
   if (int r = ensure_bound_(AF_INET, 0); r != 0) return r;
-  if (int r = loop_->poller_.watch(io_, detail::io_readable); r != 0) return r;
+  if (int r = detail::loop_seam::poller(*loop_).watch(io_, detail::io_readable); r != 0) return r;
   alloc_cb_ = alloc;
   recv_cb_ = recv;
   start_();
@@ -347,7 +347,7 @@ int udp::recv_start(udp_alloc_cb alloc, udp_recv_cb recv) noexcept {
 }
 
 int udp::recv_stop() noexcept {
-  loop_->poller_.unwatch(io_, detail::io_readable);
+  detail::loop_seam::poller(*loop_).unwatch(io_, detail::io_readable);
   if (!(io_.wanted & detail::io_writable)) stop_();
   alloc_cb_ = nullptr;
   recv_cb_ = nullptr;
@@ -437,7 +437,7 @@ void udp::io_cb_(phaseloop::loop&, detail::io_watcher& w, unsigned events) {
   // Called by the pending phase when fed (the loop has just taken the
   // watcher off its queue), else by the poll phase.
   phase p = phase::poll;
-  if (u.fed_ && !loop::watcher_list::linked(w)) {
+  if (u.fed_ && !detail::loop_seam::deferred(w)) {
     u.fed_ = false;
     p = phase::pending;
   }
@@ -569,8 +569,8 @@ int udp::set_source_membership(const char* group, const char* iface, const char*
 // ---- closing --------------------------------------------------------------
 
 void udp::close_() noexcept {
-  loop_->poller_.unwatch(io_, all_io);
-  loop::watcher_list::unlink(io_);
+  detail::loop_seam::poller(*loop_).unwatch(io_, all_io);
+  detail::loop_seam::undefer(io_);
   fed_ = false;
   stop_();
   if (io_.fd != -1) {
