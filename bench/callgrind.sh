@@ -4,18 +4,20 @@
 # that bench/run.sh built (bench/build/bench_X.{libuv,phaseloop}) with a
 # small workload and prints libuv's count, phaseloop's, and libuv/phaseloop
 # (> 1 means phaseloop executes fewer instructions).
-# Usage: bench/callgrind.sh [loop_count|timers|ping_pongs|pump|pound ...]
+# Usage: bench/callgrind.sh [loop_count|many_handles|timers|ping_pongs|pump|pound ...]
 #        (default: loop_count timers)
-# The network benchmarks count only inside uv_run(): their set-up (sockets,
+# BENCH_BUILD: where run.sh built them (default bench/build).
+# many_handles and the network benchmarks count only inside uv_run(): their set-up (sockets,
 # the dynamic linker) would otherwise weigh as much as the loop's work.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-dir=$here/build
+dir=${BENCH_BUILD:-$here/build}
 command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is not installed" >&2; exit 1; }
 [ $# -gt 0 ] || set -- loop_count timers
 arg_for() {
   case $1 in
     loop_count) echo 200000 ;;
+    many_handles) echo 200 ;;
     timers) echo 100000 ;;
     ping_pongs) echo 10000 ;;
     pump) echo 64 ;;
@@ -25,7 +27,7 @@ arg_for() {
 }
 collect_for() {
   case $1 in
-    ping_pongs | pump | pound) echo --toggle-collect=uv_run ;;
+    many_handles | ping_pongs | pump | pound) echo --toggle-collect=uv_run ;;
     *) echo "" ;;
   esac
 }

@@ -34,7 +34,7 @@ usage: bench/run.sh [options] [bench ...]
       --load       keep every core busy with a spinning process while measuring
   -h, --help       this text
 
-bench names: loop_count timers async queue_work ping_pongs pump pound getaddrinfo
+bench names: loop_count many_handles timers async queue_work ping_pongs pump pound getaddrinfo
 (default: all)
 EOF
 }
@@ -68,7 +68,7 @@ case "$repeat" in
   ''|*[!0-9]*|0) echo "run.sh: --repeat needs a positive integer" >&2; exit 2 ;;
 esac
 
-all_benches=(loop_count timers async queue_work ping_pongs pump pound getaddrinfo)
+all_benches=(loop_count many_handles timers async queue_work ping_pongs pump pound getaddrinfo)
 if [ ${#selected[@]} -eq 0 ]; then
   selected=("${all_benches[@]}")
 fi
@@ -81,6 +81,7 @@ bench_args() {
   if [ "$quick" = 1 ]; then
     case "$1" in
       loop_count) echo 100000 ;;
+      many_handles) echo "50 1000" ;;
       timers)     echo 50000 ;;
       async)      echo 5000 ;;
       queue_work) echo "5000 50000" ;;

@@ -86,11 +86,12 @@ class handle {
   phaseloop::loop* loop_;        // offset 8, libuv's `loop`
   handle_type type_;             // offset 16, libuv's `type`
   close_cb close_cb_;            // offset 24, libuv's `close_cb`
-  detail::link<handle> all_;     // 32: the loop's list of all handles (walk)
-  /// 56: the handle's place in the one list of its kind it can be on (the
+  detail::link<handle> all_;     // 32: the loop's list of all handles (walk), libuv's `handle_queue`
+  /// 48: the handle's place in the one list of its kind it can be on (the
   /// loop's idle handles, running children, a signal's watchers, a timers
   /// pass's expired timers...); each type names its list.
   detail::link<handle> link_;
+  void* unused_[2] = {};         // 64: the rest of libuv's `u` (free)
   handle* next_closing_;         // offset 80, libuv's `next_closing`: the loop's LIFO of closing handles
   std::uint32_t flags_;          // offset 88, libuv's `flags`
 

@@ -109,7 +109,7 @@ void runtime::emit_(bool enter, event_kind k, source s, const char* label, doubl
 std::size_t runtime::tasks_waiting(source s) const noexcept {
   if (s == source::timer) {
     std::size_t n = 0;
-    for (dom_timer* t = timer_queue_.front(); t; t = dom_timer::queue::next(*t)) n++;
+    for (dom_timer* t = timer_queue_.front(); t; t = timer_queue_.next(*t)) n++;
     return n;
   }
   return queues_[static_cast<std::size_t>(s)].size();

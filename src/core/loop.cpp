@@ -101,7 +101,7 @@ int loop::open() noexcept {
 int loop::close() noexcept {
   if (!open_) return 0;
   if (active_reqs_ != 0) return errc::busy;
-  for (handle* h = handles_.front(); h; h = handle_list::next(*h))
+  for (handle* h = handles_.front(); h; h = handles_.next(*h))
     if (!(h->flags_ & handle::internal_flag)) return errc::busy;
   {
     // Wait for a worker that is still inside its completion send.
@@ -159,7 +159,7 @@ int loop::after_fork() noexcept {
   async_watcher_.fd = fd;
   if (int r = poller_.watch(async_watcher_, detail::io_readable); r != 0) return r;
   // A send made before the fork woke the old eventfd only.
-  for (async* a = asyncs_.front(); a; a = async::list::next(*a))
+  for (async* a = asyncs_.front(); a; a = asyncs_.next(*a))
     if (a->pending_.load(std::memory_order_relaxed) != 0) {
       wake_();
       break;
@@ -237,7 +237,7 @@ bool loop::add_hook(hook& h) noexcept {
 bool loop::remove_hook(hook& h) noexcept {
   if (!hooks_.contains(h)) return false;
   // A hook call in progress holds the next hook to call: move past this one.
-  if (hook_next_ == &h) hook_next_ = hook::list::next(h);
+  if (hook_next_ == &h) hook_next_ = hooks_.next(h);
   hooks_.erase(h);
   return true;
 }

@@ -14,12 +14,12 @@ inline void loop::callback_(phase p, callback_kind kind, handle* h, req* r, F&& 
     const callback_event e{p, kind, iteration_, time_, h, r};
     // hook_next_ is the cursor remove_hook() keeps valid (see phase_hook_).
     for (hook* k = hooks_.front(); k; k = hook_next_) {
-      hook_next_ = hook::list::next(*k);
+      hook_next_ = hooks_.next(*k);
       k->callback_enter(*this, e);
     }
     f();
     for (hook* k = hooks_.front(); k; k = hook_next_) {
-      hook_next_ = hook::list::next(*k);
+      hook_next_ = hooks_.next(*k);
       k->callback_exit(*this, e);
     }
   }

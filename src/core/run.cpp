@@ -119,7 +119,7 @@ void loop::phase_hook_(bool enter, phase p, bool before_loop, int timeout) {
   // hook_next_ is the cursor: remove_hook() advances it when it removes the
   // hook about to be called, so any hook may detach any other.
   for (hook* k = hooks_.front(); k; k = hook_next_) {
-    hook_next_ = hook::list::next(*k);
+    hook_next_ = hooks_.next(*k);
     if (enter) k->phase_enter(*this, e); else k->phase_exit(*this, e);
   }
 }
@@ -184,10 +184,8 @@ void loop::run_phase_list_(typename phase_handle<K>::list& list) {
   // its callback, so handles started during the pass wait for the next one.
   typename phase_handle<K>::list pass;
   pass.splice_back(list);
-  while (phase_handle<K>* h = pass.pop_front()) {
-    list.push_back(*h);
+  while (phase_handle<K>* h = pass.move_front_to_back_of(list))
     callback_<H>(p, kind, h, nullptr, [h] { h->cb_(h); });
-  }
   if constexpr (H) phase_hook_(false, p, false, 0);
 }
 

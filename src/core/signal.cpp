@@ -89,7 +89,7 @@ struct detail::signal_registry {
   static void handler(int signum) {
     const int saved_errno = errno;
     if (lock() == 0) {
-      for (signal* h = watchers(signum).front(); h; h = signal::list::next(*h)) {
+      for (signal* h = watchers(signum).front(); h; h = watchers(signum).next(*h)) {
         const note n{h, signum};
         ssize_t r;
         do r = ::write(h->loop_->signal_pipe_write_, &n, sizeof n);
@@ -141,7 +141,7 @@ struct detail::signal_registry {
     s.signum_ = signum;
     if (oneshot) s.flags_ |= signal::oneshot_flag;
     signal* pos = l.front();
-    while (pos && before(*pos, s)) pos = signal::list::next(*pos);
+    while (pos && before(*pos, s)) pos = l.next(*pos);
     l.insert_before(pos, s);
     unlock_and_unblock(&saved);
     return 0;
@@ -223,7 +223,7 @@ int loop::reopen_signal_pipe_() noexcept {
   const int r = open_signal_pipe_();
   // Notes left in the old pipe will never be read here: a closing signal
   // handle must not wait for them.
-  for (handle* h = handles_.front(); h; h = handle_list::next(*h))
+  for (handle* h = handles_.front(); h; h = handles_.next(*h))
     if (h->type_ == handle_type::signal) {
       auto* s = static_cast<signal*>(h);
       s->dispatched_ = s->caught_;

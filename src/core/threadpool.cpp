@@ -87,7 +87,7 @@ class threadpool {
     t.state = queued;
     if (t.ops->slow_io) {
       slow_.push_back(t);
-      if (queue_.contains(marker_)) return;  // the marker already waits its turn
+      if (pool_task::list::linked(marker_)) return;  // the marker already waits its turn
       queue_.push_back(marker_);
     } else {
       queue_.push_back(t);
@@ -99,12 +99,14 @@ class threadpool {
   bool unqueue(pool_task& t) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (t.state != queued) return false;
-    if (queue_.contains(t))
-      queue_.erase(t);
-    else if (slow_.contains(t))
-      slow_.erase(t);  // the marker, if now alone, is dropped by the worker reaching it
+    // A queued task waits on the slow lane if its kind is slow I/O, else on
+    // the queue; the marker, if left alone by this, is dropped by the
+    // worker reaching it.
+    if (!pool_task::list::linked(t)) return false;
+    if (t.ops->slow_io)
+      slow_.erase(t);
     else
-      return false;
+      queue_.erase(t);
     t.state = canceled;
     return true;
   }
@@ -114,7 +116,7 @@ class threadpool {
   // True when the only queued entry is the marker and slow work may not
   // start now: a worker then waits instead of spinning on the marker.
   bool only_blocked_slow_work() const noexcept {
-    return queue_.front() == &marker_ && pool_task::list::next(marker_) == nullptr &&
+    return queue_.front() == &marker_ && queue_.next(marker_) == nullptr &&
            slow_running_ >= slow_limit();
   }
 
@@ -263,11 +265,10 @@ void loop::work_done_(async* a) {
   loop& l = a->owner();
   detail::pool_task::list done;
   {
-    // O(1) under the lock that workers contend on; adopt outside it.
+    // O(1) under the lock that workers contend on.
     std::lock_guard<std::mutex> lock(l.wq_mutex_);
-    done.take(l.wq_done_);
+    done.splice_back(l.wq_done_);
   }
-  done.adopt();
   while (detail::pool_task* t = done.pop_front()) {
     l.active_reqs_--;
     const int status = t->state == detail::threadpool::canceled ? errc::canceled : 0;

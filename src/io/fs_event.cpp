@@ -196,7 +196,7 @@ int detail::inotify_state::after_fork() noexcept {
   std::vector<restart> again;
   try {
     for (auto& [wd, w] : watches)
-      for (fs_event* h = w->handles.front(); h; h = fs_event::list::next(*h)) again.push_back({h, h->cb_, w->path.get()});
+      for (fs_event* h = w->handles.front(); h; h = w->handles.next(*h)) again.push_back({h, h->cb_, w->path.get()});
   } catch (...) {
     return errc::no_memory;
   }

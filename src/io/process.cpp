@@ -439,7 +439,7 @@ void process::reap_(phaseloop::signal* s, int) {
   children* kids = detail::loop_seam::find<children>(l);
   if (kids == nullptr) return;
   for (process* p = kids->running.front(); p != nullptr;) {
-    process* next = list::next(*p);
+    process* next = kids->running.next(*p);
     int status;
     pid_t r;
     do r = waitpid(p->pid_, &status, WNOHANG);

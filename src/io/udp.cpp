@@ -251,7 +251,7 @@ void udp::write_queued_() noexcept {
   while (!queue_.empty()) {
     mmsghdr msgs[mmsg_width];
     unsigned n = 0;
-    for (udp_send* r = queue_.front(); r != nullptr && n < mmsg_width; r = udp_send::list::next(*r), n++) {
+    for (udp_send* r = queue_.front(); r != nullptr && n < mmsg_width; r = queue_.next(*r), n++) {
       mmsghdr& m = msgs[n];
       std::memset(&m, 0, sizeof m);
       if (r->addr_.ss_family != AF_UNSPEC) {

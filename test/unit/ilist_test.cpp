@@ -24,14 +24,14 @@ using list_b = phaseloop::detail::ilist<node, &node::b>;
 template <class L>
 std::vector<int> values(const L& l) {
   std::vector<int> out;
-  for (node* n = l.front(); n; n = L::next(*n)) out.push_back(n->value);
+  for (node* n = l.front(); n; n = l.next(*n)) out.push_back(n->value);
   return out;
 }
 
 // Walks backwards from back() through the prev links.
 std::vector<int> values_backwards(const list_a& l) {
   std::vector<int> out;
-  for (node* n = l.back(); n; n = n->a.prev) out.insert(out.begin(), n->value);
+  for (node* n = l.back(); n; n = l.prev(*n)) out.insert(out.begin(), n->value);
   return out;
 }
 
@@ -125,7 +125,7 @@ TEST(ilist, contains_linked_and_unlink_know_the_owning_list) {
   EXPECT_TRUE(l2.empty());
 }
 
-TEST(ilist, splice_back_moves_everything_and_updates_owners) {
+TEST(ilist, splice_back_moves_everything) {
   node n[6];
   for (int i = 0; i < 6; i++) n[i].value = i;
   list_a dst, src, empty;
@@ -149,6 +149,33 @@ TEST(ilist, splice_back_moves_everything_and_updates_owners) {
   EXPECT_EQ(values(empty), (std::vector<int>{0, 1, 2, 4, 5}));
   EXPECT_EQ(empty.back(), &n[5]);
   while (empty.pop_front()) {
+  }
+}
+
+// What a phase does: move the live list aside, then put each element back
+// before its callback; a callback may stop (unlink) an element still in
+// the set-aside list, or start one anew on the live list.
+TEST(ilist, a_pass_over_a_list_moved_aside) {
+  node n[5];
+  for (int i = 0; i < 5; i++) n[i].value = i;
+  list_a live;
+  for (int i = 0; i < 4; i++) live.push_back(n[i]);
+  list_a pass;
+  pass.splice_back(live);
+  EXPECT_TRUE(live.empty());
+  std::vector<int> ran;
+  while (node* x = pass.pop_front()) {
+    live.push_back(*x);
+    ran.push_back(x->value);
+    if (x->value == 1) {
+      list_a::unlink(n[2]);  // stopped before its turn: not run
+      live.push_back(n[4]);  // started during the pass: runs next pass
+    }
+  }
+  EXPECT_EQ(ran, (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(values(live), (std::vector<int>{0, 1, 4, 3}));
+  EXPECT_FALSE(list_a::linked(n[2]));
+  while (live.pop_front()) {
   }
 }
 
@@ -198,7 +225,7 @@ TEST(ilist, randomized_against_std_list) {
           auto it = model.begin();
           const std::size_t skip = model.empty() ? 0 : rng() % (model.size() + 1);
           for (std::size_t k = 0; k < skip && pos; k++) {
-            pos = list_a::next(*pos);
+            pos = l.next(*pos);
             ++it;
           }
           l.insert_before(pos, x);

@@ -39,6 +39,9 @@ struct pool_task {
   link<pool_task> node;  // the pool's queue, then the loop's done queue
   const pool_ops* ops = nullptr;
   int state = 0;
+  // Free: keeps the size of libuv's struct uv__work (40 bytes), where
+  // requests that embed a task keep libuv's later fields.
+  void* unused_ = nullptr;
 
   /// Queue type of the pool and of the loop's done queue.
   using list = ilist<pool_task, &pool_task::node>;
