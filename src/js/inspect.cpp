@@ -3,7 +3,7 @@
 // lib/internal/util/inspect.js: a value is formatted into a base, braces and
 // a list of entries, and the entries are then put on one line or several.
 
-#include "runner/inspect.hpp"
+#include "js/inspect.hpp"
 
 #include <js/Array.h>
 #include <js/BigInt.h>

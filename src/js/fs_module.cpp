@@ -30,9 +30,9 @@
 #include <vector>
 
 #include "phaseloop/fs.hpp"
-#include "runner/bindings.hpp"
-#include "runner/engine.hpp"
-#include "runner/inspect.hpp"
+#include "js/bindings.hpp"
+#include "js/engine.hpp"
+#include "js/inspect.hpp"
 
 namespace phaseloop::runner {
 

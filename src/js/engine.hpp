@@ -9,7 +9,7 @@
 // object, so a scheduled timer is never collected. Queued ticks and
 // microtasks are owned by the engine until they run.
 
-#include "runner/js.hpp"
+#include "js/js.hpp"
 
 #include <js/Promise.h>
 
@@ -24,9 +24,9 @@
 #include "phaseloop/detail/ilist.hpp"
 #include "phaseloop/loop.hpp"
 #include "phaseloop/node.hpp"
-#include "runner/host.hpp"
-#include "runner/runner.hpp"
-#include "runner/trace.hpp"
+#include "js/host.hpp"
+#include "js/runner.hpp"
+#include "js/trace.hpp"
 
 namespace phaseloop::runner {
 

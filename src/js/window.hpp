@@ -16,7 +16,7 @@
 // callbacks, MessageChannel), window_trace.cpp (--trace and the annotation
 // records `compare` reads).
 
-#include "runner/js.hpp"
+#include "js/js.hpp"
 
 #include <js/Promise.h>
 #include <js/StructuredClone.h>
@@ -33,9 +33,9 @@
 #include "phaseloop/browser.hpp"
 #include "phaseloop/detail/ilist.hpp"
 #include "phaseloop/loop.hpp"
-#include "runner/host.hpp"
-#include "runner/runner.hpp"
-#include "runner/trace.hpp"
+#include "js/host.hpp"
+#include "js/runner.hpp"
+#include "js/trace.hpp"
 
 namespace phaseloop::runner {
 

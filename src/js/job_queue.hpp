@@ -7,7 +7,7 @@
 //                  void drain_microtasks();   (only a debugger asks)
 //                  std::size_t microtasks_waiting() const;
 
-#include "runner/js.hpp"
+#include "js/js.hpp"
 
 #include <js/Promise.h>
 #include <js/UniquePtr.h>

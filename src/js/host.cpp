@@ -1,6 +1,6 @@
 // The SpiderMonkey context both engines use, and the script's lines.
 
-#include "runner/host.hpp"
+#include "js/host.hpp"
 
 #include <js/CharacterEncoding.h>
 #include <js/Initialization.h>

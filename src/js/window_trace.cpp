@@ -28,7 +28,7 @@
 
 #include <string>
 
-#include "runner/window.hpp"
+#include "js/window.hpp"
 
 namespace phaseloop::runner {
 

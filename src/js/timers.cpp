@@ -12,8 +12,8 @@
 #include <cmath>
 #include <string>
 
-#include "runner/bindings.hpp"
-#include "runner/engine.hpp"
+#include "js/bindings.hpp"
+#include "js/engine.hpp"
 
 namespace phaseloop::runner {
 

@@ -1,7 +1,7 @@
 // The SpiderMonkey context, its job queue on the Node runtime, uncaught
 // exceptions and unhandled rejections, and running the main script.
 
-#include "runner/engine.hpp"
+#include "js/engine.hpp"
 
 #include <js/Array.h>
 #include <js/CompilationAndEvaluation.h>
@@ -15,9 +15,9 @@
 #include <cstdio>
 #include <utility>
 
-#include "runner/bindings.hpp"
-#include "runner/job_queue.hpp"
-#include "runner/inspect.hpp"
+#include "js/bindings.hpp"
+#include "js/job_queue.hpp"
+#include "js/inspect.hpp"
 
 namespace phaseloop::runner {
 

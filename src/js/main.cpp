@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runner/runner.hpp"
+#include "js/runner.hpp"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.1.0"

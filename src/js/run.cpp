@@ -8,9 +8,9 @@
 #include <string>
 
 #include "phaseloop/loop.hpp"
-#include "runner/engine.hpp"
-#include "runner/runner.hpp"
-#include "runner/window.hpp"
+#include "js/engine.hpp"
+#include "js/runner.hpp"
+#include "js/window.hpp"
 
 namespace phaseloop::runner {
 

@@ -3,7 +3,7 @@
 // the globals that are not timers or messages (console, performance,
 // queueMicrotask, window, self).
 
-#include "runner/window.hpp"
+#include "js/window.hpp"
 
 #include <js/CompilationAndEvaluation.h>
 #include <js/Exception.h>
@@ -14,9 +14,9 @@
 #include <cstdio>
 #include <utility>
 
-#include "runner/bindings.hpp"
-#include "runner/inspect.hpp"
-#include "runner/job_queue.hpp"
+#include "js/bindings.hpp"
+#include "js/inspect.hpp"
+#include "js/job_queue.hpp"
 
 namespace phaseloop::runner {
 

@@ -21,13 +21,13 @@
 // Lines and events come in the order they happened; the n-th L record is
 // the n-th line of stdout. This format is internal to phaseloop compare.
 
-#include "runner/trace.hpp"
+#include "js/trace.hpp"
 
 #include <unistd.h>
 
 #include <string>
 
-#include "runner/engine.hpp"
+#include "js/engine.hpp"
 
 namespace phaseloop::runner {
 

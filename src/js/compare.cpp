@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "runner/runner.hpp"
+#include "js/runner.hpp"
 
 namespace phaseloop::runner {
 

@@ -13,7 +13,7 @@
 // Not covered: colors, Proxy details, getters' values, WeakMap/WeakSet
 // contents, util.inspect.custom.
 
-#include "runner/js.hpp"
+#include "js/js.hpp"
 
 #include <cstdint>
 #include <string>

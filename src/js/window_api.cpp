@@ -16,8 +16,8 @@
 
 #include <string>
 
-#include "runner/inspect.hpp"
-#include "runner/window.hpp"
+#include "js/inspect.hpp"
+#include "js/window.hpp"
 
 namespace phaseloop::runner {
 

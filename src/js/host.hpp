@@ -6,7 +6,7 @@
 // both (console) find it with script_host::from(cx), and each engine's
 // from() casts it back to itself.
 
-#include "runner/js.hpp"
+#include "js/js.hpp"
 
 #include <js/Promise.h>
 #include <js/SourceText.h>
@@ -15,9 +15,9 @@
 #include <optional>
 #include <string>
 
-#include "runner/inspect.hpp"
-#include "runner/runner.hpp"
-#include "runner/trace.hpp"
+#include "js/inspect.hpp"
+#include "js/runner.hpp"
+#include "js/trace.hpp"
 
 namespace phaseloop::runner {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The globals a script sees, defined on the engine's global object.
 
-#include "runner/js.hpp"
+#include "js/js.hpp"
 
 #include <string>
 

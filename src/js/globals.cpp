@@ -12,9 +12,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "runner/bindings.hpp"
-#include "runner/engine.hpp"
-#include "runner/inspect.hpp"
+#include "js/bindings.hpp"
+#include "js/engine.hpp"
+#include "js/inspect.hpp"
 
 extern char** environ;
 
