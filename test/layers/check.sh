@@ -49,6 +49,6 @@ allowed compat phaseloop/ uv/
 allowed src/node phaseloop/ node/
 allowed src/browser phaseloop/ browser/
 allowed src/js phaseloop/ js/
-allowed tools/runner phaseloop/ runner/
+
 if [ -s "$tmp" ]; then status=1; else echo "ok: every folder includes only the folders below it"; fi
 exit $status
