@@ -532,304 +532,429 @@ bool iterate(JSContext* cx, JS::HandleValue iterable, std::vector<JS::Value>& it
   return true;
 }
 
-bool format_object(context& c, JS::HandleObject obj, int recurse_times, std::string& out) {
-  JSContext* cx = c.cx;
+// ---- objects: one step per kind of value -----------------------------------------------
+//
+// format_object checks for a circular reference, learns what the object is
+// (object_facts), lets the describe function of its kind either print it
+// whole or fill an object_shape (base, braces, what is inside), and then
+// formats the entries of that body and the object's own keys.
+
+// The result of one step of format_object: a JavaScript error, the
+// object's whole text (in `out`), or more to do.
+enum class step { failed, text, go_on };
+
+step finished(std::string text, std::string& out) {
+  out = std::move(text);
+  return step::text;
+}
+
+// [Circular] or [Circular *N] when the object is being formatted already
+// (it is one of its own ancestors).
+step circular_reference(context& c, JS::HandleObject obj, std::string& out) {
   for (std::size_t i = 0; i < c.seen.length(); i++) {
     if (c.seen[i] != obj) continue;
-    if (c.legacy()) {
-      out = "[Circular]";
-      return true;
-    }
+    if (c.legacy()) return finished("[Circular]", out);
     std::size_t index = 0;
     for (; index < c.circular.length(); index++) {
       if (c.circular[index] == obj) break;
     }
-    if (index == c.circular.length() && !c.circular.append(obj)) return false;
-    out = "[Circular *" + std::to_string(index + 1) + "]";
-    return true;
+    if (index == c.circular.length() && !c.circular.append(obj)) return step::failed;
+    return finished("[Circular *" + std::to_string(index + 1) + "]", out);
   }
+  return step::go_on;
+}
 
+// What format_object learns of an object before it picks its kind.
+struct object_facts {
+  JS::HandleObject obj;
+  JS::HandleIdVector all_keys;  // own_keys(): every key that may be shown
   js::ESClass cls = js::ESClass::Other;
-  if (!JS::GetBuiltinClass(cx, obj, &cls)) return false;
-  std::string ctor, tag;
-  bool has_ctor = false;
-  if (!constructor_name(cx, obj, ctor, has_ctor) || !to_string_tag(c, obj, tag)) return false;
-
-  JS::RootedIdVector all_keys(cx);
-  if (!own_keys(c, obj, &all_keys)) return false;
-  JS::RootedIdVector keys(cx);
-
-  std::string base;
-  std::string braces0 = "{", braces1 = "}";
-  bool array_like = false;
-  bool numbers = false;
-  bool has_more = false;
-  std::vector<std::string> output;
-  // What to format once the depth check passed.
-  enum class body { none, array, typed, set, map, promise } kind = body::none;
-  uint32_t length = 0;
-
   bool is_array = false;
-  if (!JS::IsArrayObject(cx, obj, &is_array)) return false;
+  bool has_ctor = false;  // false for a null-prototype chain
+  std::string ctor;
+  std::string tag;  // Symbol.toStringTag (Node 12+)
 
-  auto keep_keys = [&](auto&& want) -> bool {
-    for (std::size_t i = 0; i < all_keys.length(); i++) {
-      JS::RootedId id(cx, all_keys[i]);
-      if (want(id) && !keys.append(id)) return false;
-    }
-    return true;
-  };
-  auto not_index = [](JS::HandleId id) { return !is_index_key(id); };
-  auto any_key = [](JS::HandleId) { return true; };
+  object_facts(JS::HandleObject o, JS::HandleIdVector keys) : obj(o), all_keys(keys) {}
+};
 
-  if (is_array) {
-    if (!JS::GetArrayLength(cx, obj, &length)) return false;
-    if (!keep_keys([&](JS::HandleId id) {
-          if (is_index_key(id)) return false;
-          // Hidden keys: [length] is shown by %o.
-          return true;
-        })) {
-      return false;
-    }
-    const std::string p = (has_ctor && ctor == "Array" && tag.empty())
-                              ? ""
-                              : prefix(c, has_ctor, ctor, tag, "Array", "(" + std::to_string(length) + ")");
-    braces0 = p + "[";
-    braces1 = "]";
-    if (length == 0 && keys.empty()) {
-      out = braces0 + "]";
-      return true;
-    }
-    array_like = true;
-    kind = body::array;
-  } else if (JS_IsTypedArrayObject(obj)) {
-    JS::RootedValue len(cx);
-    if (!JS_GetProperty(cx, obj, "length", &len)) return false;
-    length = len.isNumber() ? static_cast<uint32_t>(len.toNumber()) : 0;
-    if (has_ctor && ctor == "Buffer") {
-      // A Buffer of require('fs'): Node's <Buffer 68 69 ... N more bytes>.
-      out = "<Buffer";
-      const uint32_t shown = std::min<uint32_t>(length, 50);
-      for (uint32_t i = 0; i < shown; i++) {
-        JS::RootedValue b(cx);
-        if (!JS_GetElement(cx, obj, i, &b)) return false;
-        const unsigned byte = b.isNumber() ? static_cast<unsigned>(b.toNumber()) & 0xff : 0;
-        out += ' ';
-        out += hex_digit(byte >> 4, false);
-        out += hex_digit(byte & 15, false);
-      }
-      if (length > shown) out += " ... " + std::to_string(length - shown) + " more bytes";
-      out += ">";
-      return true;
-    }
-    if (!keep_keys(not_index)) return false;
-    braces0 = prefix(c, has_ctor, ctor, tag, "TypedArray", "(" + std::to_string(length) + ")") + "[";
-    braces1 = "]";
-    if (length == 0 && keys.empty()) {
-      out = braces0 + "]";
-      return true;
-    }
-    array_like = true;
-    kind = body::typed;
-  } else if (cls == js::ESClass::Set || cls == js::ESClass::Map) {
-    const bool is_map = cls == js::ESClass::Map;
-    const uint32_t size = is_map ? JS::MapSize(cx, obj) : JS::SetSize(cx, obj);
-    if (!keep_keys(any_key)) return false;
-    braces0 = prefix(c, has_ctor, ctor, tag, is_map ? "Map" : "Set", "(" + std::to_string(size) + ")") + "{";
-    if (size == 0 && keys.empty()) {
-      out = braces0 + "}";
-      return true;
-    }
-    kind = is_map ? body::map : body::set;
-  } else if (cls == js::ESClass::Promise) {
-    if (!keep_keys(any_key)) return false;
-    braces0 = prefix(c, has_ctor, ctor, tag, "Promise") + "{";
-    kind = body::promise;
-  } else if (JS_ObjectIsFunction(obj)) {
-    if (!function_base(c, obj, base) || !keep_keys(any_key)) return false;
-    if (c.show_hidden) {
-      // %o on a function: Node shows its hidden keys; keep only the visible.
-      keys.clear();
-    }
-    if (keys.empty()) {
-      out = base;
-      return true;
-    }
-  } else if (cls == js::ESClass::RegExp) {
-    JS::RootedValue v(cx, JS::ObjectValue(*obj));
-    if (!value_to_utf8(cx, v, base) || !keep_keys(any_key)) return false;
-    if (keys.empty()) {
-      out = base;
-      return true;
-    }
-  } else if (cls == js::ESClass::Date) {
-    bool valid = false;
-    if (!js::DateIsValid(cx, obj, &valid)) return false;
-    if (valid) {
-      JS::RootedValue iso(cx);
-      if (!call_method(cx, obj, "toISOString", &iso) || !value_to_utf8(cx, iso, base)) return false;
-    } else {
-      base = "Invalid Date";
-    }
-    if (!keep_keys(any_key)) return false;
-    if (keys.empty()) {
-      out = base;
-      return true;
-    }
-  } else if (cls == js::ESClass::Error) {
-    if (!format_error(c, obj, base)) return false;
-    if (!keep_keys([&](JS::HandleId id) {
-          if (!c.show_hidden || !id.isString()) return true;
-          // SpiderMonkey's own bookkeeping properties; Node has none.
-          std::string k;
-          JS::RootedValue kv(cx);
-          if (!JS_IdToValue(cx, id, &kv) || !value_to_utf8(cx, kv, k)) return true;
-          return k != "fileName" && k != "lineNumber" && k != "columnNumber";
-        })) {
-      return false;
-    }
-    if (keys.empty()) {
-      out = base;
-      return true;
-    }
-  } else if (cls == js::ESClass::Number || cls == js::ESClass::String || cls == js::ESClass::Boolean ||
-             cls == js::ESClass::BigInt) {
-    JS::RootedValue prim(cx);
-    if (!call_method(cx, obj, "valueOf", &prim)) return false;
-    std::string p;
-    if (!format_primitive(c, prim, p)) return false;
-    const char* type = cls == js::ESClass::Number ? "Number" : cls == js::ESClass::String ? "String"
-                       : cls == js::ESClass::Boolean ? "Boolean" : "BigInt";
-    base = std::string("[") + type + ": " + p + "]";
-    if (!keep_keys([&](JS::HandleId id) {
-          if (cls != js::ESClass::String) return true;
-          if (is_index_key(id)) return false;
-          return true;
-        })) {
-      return false;
-    }
-    if (keys.empty()) {
-      out = base;
-      return true;
-    }
+bool learn_facts(context& c, object_facts& f, JS::MutableHandleIdVector all_keys) {
+  return JS::GetBuiltinClass(c.cx, f.obj, &f.cls) && constructor_name(c.cx, f.obj, f.ctor, f.has_ctor) &&
+         to_string_tag(c, f.obj, f.tag) && own_keys(c, f.obj, all_keys) &&
+         JS::IsArrayObject(c.cx, f.obj, &f.is_array);
+}
+
+// What is formatted between the braces besides the object's own keys.
+enum class body_kind { none, array, typed, set, map, promise };
+
+// An object printed as entries: "base braces0 entries braces1" (Node
+// 10/11 put the base inside the braces).
+struct object_shape {
+  std::string base;
+  std::string braces0 = "{";
+  std::string braces1 = "}";
+  bool array_like = false;  // entries may be grouped in columns
+  body_kind body = body_kind::none;
+  uint32_t length = 0;  // of an array, typed array or arguments object
+};
+
+// The keys among f.all_keys that `want` accepts, in order.
+template <class Want>
+bool keep_keys(JSContext* cx, const object_facts& f, JS::MutableHandleIdVector keys, Want&& want) {
+  for (std::size_t i = 0; i < f.all_keys.length(); i++) {
+    JS::RootedId id(cx, f.all_keys[i]);
+    if (want(id) && !keys.append(id)) return false;
+  }
+  return true;
+}
+
+bool keep_all_keys(JSContext* cx, const object_facts& f, JS::MutableHandleIdVector keys) {
+  return keep_keys(cx, f, keys, [](JS::HandleId) { return true; });
+}
+
+// All but the indices, which the body shows.
+bool keep_non_index_keys(JSContext* cx, const object_facts& f, JS::MutableHandleIdVector keys) {
+  return keep_keys(cx, f, keys, [](JS::HandleId id) { return !is_index_key(id); });
+}
+
+// The kinds printed as their base alone when they have no keys to show.
+step base_unless_keys(const object_shape& s, JS::HandleIdVector keys, std::string& out) {
+  return keys.empty() ? finished(s.base, out) : step::go_on;
+}
+
+step describe_array(context& c, const object_facts& f, JS::MutableHandleIdVector keys, object_shape& s,
+                    std::string& out) {
+  if (!JS::GetArrayLength(c.cx, f.obj, &s.length)) return step::failed;
+  // Hidden keys: [length] is shown by %o.
+  if (!keep_non_index_keys(c.cx, f, keys)) return step::failed;
+  const std::string p = (f.has_ctor && f.ctor == "Array" && f.tag.empty())
+                            ? ""
+                            : prefix(c, f.has_ctor, f.ctor, f.tag, "Array", "(" + std::to_string(s.length) + ")");
+  s.braces0 = p + "[";
+  s.braces1 = "]";
+  if (s.length == 0 && keys.empty()) return finished(s.braces0 + "]", out);
+  s.array_like = true;
+  s.body = body_kind::array;
+  return step::go_on;
+}
+
+// A Buffer of require('fs'): Node's <Buffer 68 69 ... N more bytes>.
+bool buffer_text(JSContext* cx, JS::HandleObject obj, uint32_t length, std::string& out) {
+  out = "<Buffer";
+  const uint32_t shown = std::min<uint32_t>(length, 50);
+  for (uint32_t i = 0; i < shown; i++) {
+    JS::RootedValue b(cx);
+    if (!JS_GetElement(cx, obj, i, &b)) return false;
+    const unsigned byte = b.isNumber() ? static_cast<unsigned>(b.toNumber()) & 0xff : 0;
+    out += ' ';
+    out += hex_digit(byte >> 4, false);
+    out += hex_digit(byte & 15, false);
+  }
+  if (length > shown) out += " ... " + std::to_string(length - shown) + " more bytes";
+  out += ">";
+  return true;
+}
+
+step describe_typed_array(context& c, const object_facts& f, JS::MutableHandleIdVector keys, object_shape& s,
+                          std::string& out) {
+  JS::RootedValue len(c.cx);
+  if (!JS_GetProperty(c.cx, f.obj, "length", &len)) return step::failed;
+  s.length = len.isNumber() ? static_cast<uint32_t>(len.toNumber()) : 0;
+  if (f.has_ctor && f.ctor == "Buffer") {
+    return buffer_text(c.cx, f.obj, s.length, out) ? step::text : step::failed;
+  }
+  if (!keep_non_index_keys(c.cx, f, keys)) return step::failed;
+  s.braces0 = prefix(c, f.has_ctor, f.ctor, f.tag, "TypedArray", "(" + std::to_string(s.length) + ")") + "[";
+  s.braces1 = "]";
+  if (s.length == 0 && keys.empty()) return finished(s.braces0 + "]", out);
+  s.array_like = true;
+  s.body = body_kind::typed;
+  return step::go_on;
+}
+
+// A Set or a Map.
+step describe_collection(context& c, const object_facts& f, JS::MutableHandleIdVector keys, object_shape& s,
+                         std::string& out) {
+  const bool is_map = f.cls == js::ESClass::Map;
+  const uint32_t size = is_map ? JS::MapSize(c.cx, f.obj) : JS::SetSize(c.cx, f.obj);
+  if (!keep_all_keys(c.cx, f, keys)) return step::failed;
+  s.braces0 =
+      prefix(c, f.has_ctor, f.ctor, f.tag, is_map ? "Map" : "Set", "(" + std::to_string(size) + ")") + "{";
+  if (size == 0 && keys.empty()) return finished(s.braces0 + "}", out);
+  s.body = is_map ? body_kind::map : body_kind::set;
+  return step::go_on;
+}
+
+step describe_promise(context& c, const object_facts& f, JS::MutableHandleIdVector keys, object_shape& s) {
+  if (!keep_all_keys(c.cx, f, keys)) return step::failed;
+  s.braces0 = prefix(c, f.has_ctor, f.ctor, f.tag, "Promise") + "{";
+  s.body = body_kind::promise;
+  return step::go_on;
+}
+
+step describe_function(context& c, const object_facts& f, JS::MutableHandleIdVector keys, object_shape& s,
+                       std::string& out) {
+  if (!function_base(c, f.obj, s.base) || !keep_all_keys(c.cx, f, keys)) return step::failed;
+  if (c.show_hidden) {
+    // %o on a function: Node shows its hidden keys; keep only the visible.
+    keys.clear();
+  }
+  return base_unless_keys(s, keys, out);
+}
+
+step describe_regexp(context& c, const object_facts& f, JS::MutableHandleIdVector keys, object_shape& s,
+                     std::string& out) {
+  JS::RootedValue v(c.cx, JS::ObjectValue(*f.obj));
+  if (!value_to_utf8(c.cx, v, s.base) || !keep_all_keys(c.cx, f, keys)) return step::failed;
+  return base_unless_keys(s, keys, out);
+}
+
+step describe_date(context& c, const object_facts& f, JS::MutableHandleIdVector keys, object_shape& s,
+                   std::string& out) {
+  bool valid = false;
+  if (!js::DateIsValid(c.cx, f.obj, &valid)) return step::failed;
+  if (valid) {
+    JS::RootedValue iso(c.cx);
+    if (!call_method(c.cx, f.obj, "toISOString", &iso) || !value_to_utf8(c.cx, iso, s.base)) return step::failed;
   } else {
-    if (!keep_keys(any_key)) return false;
-    if (cls == js::ESClass::Arguments) {
-      braces0 = "[Arguments] [";
-      braces1 = "]";
-      uint32_t n = 0;
-      JS::RootedValue len(cx);
-      if (!JS_GetProperty(cx, obj, "length", &len)) return false;
-      n = len.isNumber() ? static_cast<uint32_t>(len.toNumber()) : 0;
-      keys.clear();
-      if (!keep_keys(not_index)) return false;
-      if (n == 0 && keys.empty()) {
-        out = braces0 + "]";
-        return true;
-      }
-      length = n;
-      array_like = true;
-      kind = body::array;
-    } else {
-      if (!has_ctor || ctor != "Object" || !tag.empty()) braces0 = prefix(c, has_ctor, ctor, tag, "Object") + "{";
-      if (keys.empty()) {
-        out = braces0 + "}";
-        return true;
-      }
-    }
+    s.base = "Invalid Date";
   }
+  if (!keep_all_keys(c.cx, f, keys)) return step::failed;
+  return base_unless_keys(s, keys, out);
+}
 
-  if (recurse_times > c.depth) {
-    out = "[" + (has_ctor ? ctor : std::string("Object")) + "]";
-    if (is_array && !has_ctor) out = "[Array]";
+step describe_error(context& c, const object_facts& f, JS::MutableHandleIdVector keys, object_shape& s,
+                    std::string& out) {
+  JSContext* cx = c.cx;
+  if (!format_error(c, f.obj, s.base)) return step::failed;
+  if (!keep_keys(cx, f, keys, [&](JS::HandleId id) {
+        if (!c.show_hidden || !id.isString()) return true;
+        // SpiderMonkey's own bookkeeping properties; Node has none.
+        std::string k;
+        JS::RootedValue kv(cx);
+        if (!JS_IdToValue(cx, id, &kv) || !value_to_utf8(cx, kv, k)) return true;
+        return k != "fileName" && k != "lineNumber" && k != "columnNumber";
+      })) {
+    return step::failed;
+  }
+  return base_unless_keys(s, keys, out);
+}
+
+bool is_boxed_primitive(js::ESClass cls) {
+  return cls == js::ESClass::Number || cls == js::ESClass::String || cls == js::ESClass::Boolean ||
+         cls == js::ESClass::BigInt;
+}
+
+// new Number(1), new String("s"), ...: [Number: 1], [String: 's'].
+step describe_boxed(context& c, const object_facts& f, JS::MutableHandleIdVector keys, object_shape& s,
+                    std::string& out) {
+  JS::RootedValue prim(c.cx);
+  if (!call_method(c.cx, f.obj, "valueOf", &prim)) return step::failed;
+  std::string p;
+  if (!format_primitive(c, prim, p)) return step::failed;
+  const char* type = f.cls == js::ESClass::Number ? "Number" : f.cls == js::ESClass::String ? "String"
+                     : f.cls == js::ESClass::Boolean ? "Boolean" : "BigInt";
+  s.base = std::string("[") + type + ": " + p + "]";
+  // A String's characters are not shown as keys.
+  const bool ok = f.cls == js::ESClass::String ? keep_non_index_keys(c.cx, f, keys) : keep_all_keys(c.cx, f, keys);
+  if (!ok) return step::failed;
+  return base_unless_keys(s, keys, out);
+}
+
+step describe_arguments(context& c, const object_facts& f, JS::MutableHandleIdVector keys, object_shape& s,
+                        std::string& out) {
+  s.braces0 = "[Arguments] [";
+  s.braces1 = "]";
+  JS::RootedValue len(c.cx);
+  if (!JS_GetProperty(c.cx, f.obj, "length", &len)) return step::failed;
+  const uint32_t n = len.isNumber() ? static_cast<uint32_t>(len.toNumber()) : 0;
+  if (!keep_non_index_keys(c.cx, f, keys)) return step::failed;
+  if (n == 0 && keys.empty()) return finished(s.braces0 + "]", out);
+  s.length = n;
+  s.array_like = true;
+  s.body = body_kind::array;
+  return step::go_on;
+}
+
+// Any other object: {a: 1}, Foo {}, [Object: null prototype] {}.
+step describe_plain(context& c, const object_facts& f, JS::MutableHandleIdVector keys, object_shape& s,
+                    std::string& out) {
+  if (!keep_all_keys(c.cx, f, keys)) return step::failed;
+  if (!f.has_ctor || f.ctor != "Object" || !f.tag.empty()) {
+    s.braces0 = prefix(c, f.has_ctor, f.ctor, f.tag, "Object") + "{";
+  }
+  if (keys.empty()) return finished(s.braces0 + "}", out);
+  return step::go_on;
+}
+
+// The describe function of the object's kind.
+step describe(context& c, const object_facts& f, JS::MutableHandleIdVector keys, object_shape& s, std::string& out) {
+  if (f.is_array) return describe_array(c, f, keys, s, out);
+  if (JS_IsTypedArrayObject(f.obj)) return describe_typed_array(c, f, keys, s, out);
+  if (f.cls == js::ESClass::Set || f.cls == js::ESClass::Map) return describe_collection(c, f, keys, s, out);
+  if (f.cls == js::ESClass::Promise) return describe_promise(c, f, keys, s);
+  if (JS_ObjectIsFunction(f.obj)) return describe_function(c, f, keys, s, out);
+  if (f.cls == js::ESClass::RegExp) return describe_regexp(c, f, keys, s, out);
+  if (f.cls == js::ESClass::Date) return describe_date(c, f, keys, s, out);
+  if (f.cls == js::ESClass::Error) return describe_error(c, f, keys, s, out);
+  if (is_boxed_primitive(f.cls)) return describe_boxed(c, f, keys, s, out);
+  if (f.cls == js::ESClass::Arguments) return describe_arguments(c, f, keys, s, out);
+  return describe_plain(c, f, keys, s, out);
+}
+
+// [Object], [Foo], [Array]: an object below the depth limit.
+std::string beyond_depth(const object_facts& f) {
+  if (f.is_array && !f.has_ctor) return "[Array]";
+  return "[" + (f.has_ctor ? f.ctor : std::string("Object")) + "]";
+}
+
+// ---- objects: the entries ------------------------------------------------------------
+
+// The formatted entries of an object, and what reduce_to_single_string
+// needs to know of them.
+struct entry_list {
+  std::vector<std::string> output;
+  bool numbers = false;   // all are numbers (aligned right in columns)
+  bool has_more = false;  // the last is "... N more items"
+};
+
+bool array_entries(context& c, JS::HandleObject arr, uint32_t length, int recurse_times, entry_list& e) {
+  if (!format_array(c, arr, length, recurse_times, e.output, e.numbers)) return false;
+  e.has_more = length > max_array_length && !e.output.empty() && e.output.back().compare(0, 4, "... ") == 0;
+  return true;
+}
+
+bool typed_array_entries(context& c, JS::HandleObject arr, uint32_t length, entry_list& e) {
+  e.numbers = true;
+  const uint32_t shown = std::min<uint32_t>(length, max_array_length);
+  for (uint32_t i = 0; i < shown; i++) {
+    JS::RootedValue el(c.cx);
+    std::string s;
+    if (!JS_GetElement(c.cx, arr, i, &el) || !format_primitive(c, el, s)) return false;
+    e.output.push_back(std::move(s));
+  }
+  if (length > shown) {
+    e.output.push_back(more_items(length - shown));
+    e.has_more = true;
+  }
+  return true;
+}
+
+bool set_entries(context& c, JS::HandleObject set, int recurse_times, entry_list& e) {
+  JSContext* cx = c.cx;
+  JS::RootedValue it(cx);
+  std::vector<JS::Value> items;
+  JS::RootedValueVector keep(cx);
+  bool ok = JS::SetValues(cx, set, &it) && iterate(cx, it, items, keep);
+  c.indentation += 2;
+  for (std::size_t i = 0; ok && i < keep.length(); i++) {
+    JS::RootedValue item(cx, keep[i]);
+    std::string s;
+    ok = format_value(c, item, recurse_times, s);
+    e.output.push_back(std::move(s));
+  }
+  c.indentation -= 2;
+  return ok;
+}
+
+// "key => value" for each entry.
+bool map_entries(context& c, JS::HandleObject map, int recurse_times, entry_list& e) {
+  JSContext* cx = c.cx;
+  JS::RootedValue it(cx);
+  std::vector<JS::Value> items;
+  JS::RootedValueVector keep(cx);
+  bool ok = JS::MapEntries(cx, map, &it) && iterate(cx, it, items, keep);
+  c.indentation += 2;
+  for (std::size_t i = 0; ok && i < keep.length(); i++) {
+    JS::RootedValue item(cx, keep[i]);
+    JS::RootedObject pair(cx, &item.toObject());
+    JS::RootedValue k(cx), v(cx);
+    std::string ks, vs;
+    ok = JS_GetElement(cx, pair, 0, &k) && JS_GetElement(cx, pair, 1, &v) &&
+         format_value(c, k, recurse_times, ks) && format_value(c, v, recurse_times, vs);
+    e.output.push_back(ks + " => " + vs);
+  }
+  c.indentation -= 2;
+  return ok;
+}
+
+// <pending>, the value, or <rejected> and the reason.
+bool promise_entries(context& c, JS::HandleObject promise, int recurse_times, entry_list& e) {
+  const JS::PromiseState state = JS::GetPromiseState(promise);
+  if (state == JS::PromiseState::Pending) {
+    e.output.push_back("<pending>");
     return true;
   }
-  recurse_times++;
-  if (!c.seen.append(obj)) return false;
-  c.current_depth = recurse_times;
+  c.indentation += 2;
+  JS::RootedValue result(c.cx, JS::GetPromiseResult(promise));
+  std::string s;
+  const bool ok = format_value(c, result, recurse_times, s);
+  c.indentation -= 2;
+  e.output.push_back(state == JS::PromiseState::Rejected ? "<rejected> " + s : s);
+  return ok;
+}
 
-  bool ok = true;
-  switch (kind) {
-    case body::array:
-      ok = format_array(c, obj, length, recurse_times, output, numbers);
-      has_more = length > max_array_length && !output.empty() && output.back().compare(0, 4, "... ") == 0;
-      break;
-    case body::typed: {
-      numbers = true;
-      const uint32_t shown = std::min<uint32_t>(length, max_array_length);
-      for (uint32_t i = 0; ok && i < shown; i++) {
-        JS::RootedValue el(cx);
-        std::string s;
-        ok = JS_GetElement(cx, obj, i, &el) && format_primitive(c, el, s);
-        output.push_back(std::move(s));
-      }
-      if (length > shown) {
-        output.push_back(more_items(length - shown));
-        has_more = true;
-      }
-      break;
-    }
-    case body::set:
-    case body::map: {
-      JS::RootedValue it(cx);
-      JS::RootedObject iter(cx);
-      std::vector<JS::Value> items;
-      JS::RootedValueVector keep(cx);
-      ok = (kind == body::map ? JS::MapEntries(cx, obj, &it) : JS::SetValues(cx, obj, &it)) &&
-           iterate(cx, it, items, keep);
-      c.indentation += 2;
-      for (std::size_t i = 0; ok && i < keep.length(); i++) {
-        JS::RootedValue item(cx, keep[i]);
-        std::string s;
-        if (kind == body::set) {
-          ok = format_value(c, item, recurse_times, s);
-        } else {
-          JS::RootedObject pair(cx, &item.toObject());
-          JS::RootedValue k(cx), v(cx);
-          std::string ks, vs;
-          ok = JS_GetElement(cx, pair, 0, &k) && JS_GetElement(cx, pair, 1, &v) &&
-               format_value(c, k, recurse_times, ks) && format_value(c, v, recurse_times, vs);
-          s = ks + " => " + vs;
-        }
-        output.push_back(std::move(s));
-      }
-      c.indentation -= 2;
-      break;
-    }
-    case body::promise: {
-      const JS::PromiseState state = JS::GetPromiseState(obj);
-      if (state == JS::PromiseState::Pending) {
-        output.push_back("<pending>");
-      } else {
-        c.indentation += 2;
-        JS::RootedValue result(cx, JS::GetPromiseResult(obj));
-        std::string s;
-        ok = format_value(c, result, recurse_times, s);
-        c.indentation -= 2;
-        output.push_back(state == JS::PromiseState::Rejected ? "<rejected> " + s : s);
-      }
-      break;
-    }
-    case body::none:
-      break;
+bool body_entries(context& c, JS::HandleObject obj, const object_shape& s, int recurse_times, entry_list& e) {
+  switch (s.body) {
+    case body_kind::array: return array_entries(c, obj, s.length, recurse_times, e);
+    case body_kind::typed: return typed_array_entries(c, obj, s.length, e);
+    case body_kind::set: return set_entries(c, obj, recurse_times, e);
+    case body_kind::map: return map_entries(c, obj, recurse_times, e);
+    case body_kind::promise: return promise_entries(c, obj, recurse_times, e);
+    case body_kind::none: break;
   }
-  for (std::size_t i = 0; ok && i < keys.length(); i++) {
-    JS::RootedId id(cx, keys[i]);
+  return true;
+}
+
+// "key: value" for each key to show.
+bool key_entries(context& c, JS::HandleObject obj, JS::HandleIdVector keys, int recurse_times, entry_list& e) {
+  for (std::size_t i = 0; i < keys.length(); i++) {
+    JS::RootedId id(c.cx, keys[i]);
     std::string s;
-    ok = format_property(c, obj, id, recurse_times, false, s);
-    output.push_back(std::move(s));
+    if (!format_property(c, obj, id, recurse_times, false, s)) return false;
+    e.output.push_back(std::move(s));
   }
-  c.seen.popBack();
-  if (!ok) return false;
+  return true;
+}
 
+// "<ref *N>" before the base of an object that refers to itself.
+void mark_reference(const context& c, JS::HandleObject obj, std::string& base) {
   for (std::size_t i = 0; i < c.circular.length(); i++) {
     if (c.circular[i] != obj) continue;
     const std::string ref = "<ref *" + std::to_string(i + 1) + ">";
     base = base.empty() ? ref : ref + " " + base;
   }
-  out = reduce_to_single_string(c, std::move(output), base, braces0, braces1, array_like, recurse_times,
-                                has_more, numbers);
+}
+
+// The shape's entries, one level down, joined into the object's text.
+bool format_entries(context& c, JS::HandleObject obj, object_shape& s, JS::HandleIdVector keys, int recurse_times,
+                    std::string& out) {
+  if (!c.seen.append(obj)) return false;
+  c.current_depth = recurse_times;
+  entry_list e;
+  const bool ok = body_entries(c, obj, s, recurse_times, e) && key_entries(c, obj, keys, recurse_times, e);
+  c.seen.popBack();
+  if (!ok) return false;
+  mark_reference(c, obj, s.base);
+  out = reduce_to_single_string(c, std::move(e.output), s.base, s.braces0, s.braces1, s.array_like, recurse_times,
+                                e.has_more, e.numbers);
   return true;
+}
+
+bool format_object(context& c, JS::HandleObject obj, int recurse_times, std::string& out) {
+  step done = circular_reference(c, obj, out);
+  if (done != step::go_on) return done == step::text;
+  JS::RootedIdVector all_keys(c.cx);
+  object_facts f(obj, all_keys);
+  if (!learn_facts(c, f, &all_keys)) return false;
+  JS::RootedIdVector keys(c.cx);
+  object_shape s;
+  done = describe(c, f, &keys, s, out);
+  if (done != step::go_on) return done == step::text;
+  if (recurse_times > c.depth) {
+    out = beyond_depth(f);
+    return true;
+  }
+  return format_entries(c, obj, s, keys, recurse_times + 1, out);
 }
 
 bool format_value(context& c, JS::HandleValue v, int recurse_times, std::string& out) {
