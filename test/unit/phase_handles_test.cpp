@@ -21,11 +21,38 @@ struct pstate {
   int stop_self_after = 0;
 };
 
+// What each kind reports of itself.
+template <class H>
+struct kind;
+template <>
+struct kind<pl::idle> {
+  static constexpr pl::handle_type type = pl::handle_type::idle;
+  static constexpr const char* name = "idle";
+};
+template <>
+struct kind<pl::prepare> {
+  static constexpr pl::handle_type type = pl::handle_type::prepare;
+  static constexpr const char* name = "prepare";
+};
+template <>
+struct kind<pl::check> {
+  static constexpr pl::handle_type type = pl::handle_type::check;
+  static constexpr const char* name = "check";
+};
+
+// Test names end in the kind: phases_per_kind/idle.rule.
+struct kind_names {
+  template <class H>
+  static std::string GetName(int) {
+    return kind<H>::name;
+  }
+};
+
 // Each rule below holds for all three kinds; written once, run for each.
 template <class H>
 class phases_per_kind : public ::testing::Test {};
 using phase_kinds = ::testing::Types<pl::idle, pl::prepare, pl::check>;
-TYPED_TEST_SUITE(phases_per_kind, phase_kinds);
+TYPED_TEST_SUITE(phases_per_kind, phase_kinds, kind_names);
 
 template <class H>
 void log_cb(H* h) {
@@ -44,8 +71,8 @@ const char* kind_name(pl::handle_type t) { return pl::handle_type_name(t); }
 
 // ---- LIFO order ------------------------------------------------------------
 
-template <class H>
-void check_reverse_start_order() {
+TYPED_TEST(phases_per_kind, callbacks_run_in_reverse_start_order) {
+  using H = TypeParam;
   pl::loop l;
   event_log log;
   H a(l), b(l), c(l);
@@ -62,12 +89,10 @@ void check_reverse_start_order() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TYPED_TEST(phases_per_kind, callbacks_run_in_reverse_start_order) { check_reverse_start_order<TypeParam>(); }
-
 // ---- set-aside list --------------------------------------------------------
 
-template <class H>
-void check_started_during_pass_waits() {
+TYPED_TEST(phases_per_kind, list_set_aside_handles_started_during_pass_wait) {
+  using H = TypeParam;
   pl::loop l;
   event_log log;
   H a(l), b(l);
@@ -92,10 +117,8 @@ void check_started_during_pass_waits() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TYPED_TEST(phases_per_kind, list_set_aside_handles_started_during_pass_wait) { check_started_during_pass_waits<TypeParam>(); }
-
-template <class H>
-void check_stopped_during_pass_skipped() {
+TYPED_TEST(phases_per_kind, handle_stopped_during_pass_by_earlier_callback_does_not_run) {
+  using H = TypeParam;
   pl::loop l;
   event_log log;
   H a(l), b(l);
@@ -116,10 +139,8 @@ void check_stopped_during_pass_skipped() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TYPED_TEST(phases_per_kind, handle_stopped_during_pass_by_earlier_callback_does_not_run) { check_stopped_during_pass_skipped<TypeParam>(); }
-
-template <class H>
-void check_restarted_during_pass_waits() {
+TYPED_TEST(phases_per_kind, handle_stopped_and_restarted_during_pass_waits_for_next_iteration) {
+  using H = TypeParam;
   pl::loop l;
   event_log log;
   H a(l), b(l);
@@ -145,10 +166,8 @@ void check_restarted_during_pass_waits() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TYPED_TEST(phases_per_kind, handle_stopped_and_restarted_during_pass_waits_for_next_iteration) { check_restarted_during_pass_waits<TypeParam>(); }
-
-template <class H>
-void check_closed_during_pass_skipped() {
+TYPED_TEST(phases_per_kind, handle_closed_during_pass_by_earlier_callback_does_not_run) {
+  using H = TypeParam;
   pl::loop l;
   event_log log;
   H a(l), b(l);
@@ -173,10 +192,8 @@ void check_closed_during_pass_skipped() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TYPED_TEST(phases_per_kind, handle_closed_during_pass_by_earlier_callback_does_not_run) { check_closed_during_pass_skipped<TypeParam>(); }
-
-template <class H>
-void check_self_stop() {
+TYPED_TEST(phases_per_kind, stop_in_own_callback_ends_the_handle_and_allows_restart) {
+  using H = TypeParam;
   pl::loop l;
   event_log log;
   H a(l);
@@ -198,12 +215,10 @@ void check_self_stop() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TYPED_TEST(phases_per_kind, stop_in_own_callback_ends_the_handle_and_allows_restart) { check_self_stop<TypeParam>(); }
-
 // ---- start/stop rules ------------------------------------------------------
 
-template <class H>
-void check_start_rules() {
+TYPED_TEST(phases_per_kind, start_rules_null_callback_invalid_and_restart_of_active_is_noop) {
+  using H = TypeParam;
   pl::loop l;
   event_log log;
   H a(l), b(l);
@@ -232,20 +247,12 @@ void check_start_rules() {
   EXPECT_EQ(finish(l), 0);
 }
 
-TYPED_TEST(phases_per_kind, start_rules_null_callback_invalid_and_restart_of_active_is_noop) { check_start_rules<TypeParam>(); }
-
-TEST(phases, handle_types_are_reported) {
+TYPED_TEST(phases_per_kind, handle_type_is_reported) {
   pl::loop l;
-  pl::idle i(l);
-  pl::prepare p(l);
-  pl::check c(l);
-  EXPECT_EQ(i.type(), pl::handle_type::idle);
-  EXPECT_EQ(p.type(), pl::handle_type::prepare);
-  EXPECT_EQ(c.type(), pl::handle_type::check);
-  EXPECT_STREQ(kind_name(i.type()), "idle");
-  EXPECT_STREQ(kind_name(p.type()), "prepare");
-  EXPECT_STREQ(kind_name(c.type()), "check");
-  EXPECT_EQ(&i.owner(), &l);
+  TypeParam h(l);
+  EXPECT_EQ(h.type(), kind<TypeParam>::type);
+  EXPECT_STREQ(kind_name(h.type()), kind<TypeParam>::name);
+  EXPECT_EQ(&h.owner(), &l);
   EXPECT_EQ(finish(l), 0);
 }
 
