@@ -19,7 +19,21 @@ using pltest::strings;
 
 constexpr pl::profile both_profiles[] = {pl::profile::libuv_1_44, pl::profile::libuv_1_45};
 
-const char* profile_label(pl::profile p) { return p == pl::profile::libuv_1_44 ? "libuv-1.44" : "libuv-1.45+"; }
+// The rules that hold in both profiles are TEST_Ps of this fixture: each
+// runs once per profile, on a fresh loop `l` with that profile's order.
+class timers_per_profile : public ::testing::TestWithParam<pl::profile> {
+ protected:
+  timers_per_profile() { l.set_order(GetParam()); }
+
+  pl::loop l;
+};
+
+// Test names end in the profile: timers_per_profile/libuv_1_44.
+std::string profile_name(const ::testing::TestParamInfo<pl::profile>& info) {
+  return info.param == pl::profile::libuv_1_44 ? "libuv_1_44" : "libuv_1_45";
+}
+
+INSTANTIATE_TEST_SUITE_P(both, timers_per_profile, ::testing::ValuesIn(both_profiles), profile_name);
 
 // Per-timer state reached through `data`.
 struct tstate {
@@ -41,96 +55,76 @@ void log_cb(pl::timer* t) {
 
 void noop_cb(pl::timer*) {}
 
-TEST(timers, equal_due_times_run_fifo) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    event_log log;
-    pl::timer t0(l), t1(l), t2(l), t3(l), t4(l);
-    pl::timer* ts[] = {&t0, &t1, &t2, &t3, &t4};
-    tstate st[5];
-    for (int i = 0; i < 5; i++) {
-      st[i].log = &log;
-      st[i].name = "t" + std::to_string(i);
-      ts[i]->data = &st[i];
-    }
-    // Started out of index order, all with the same due time (the loop
-    // time does not move between the starts).
-    for (int i : {3, 1, 4, 0, 2}) ASSERT_EQ(ts[i]->start(log_cb, 1, 0), 0);
-    EXPECT_EQ(t0.due(), t3.due());
-    EXPECT_EQ(l.run(), 0);
-    EXPECT_EQ(log.events, (strings{"t3", "t1", "t4", "t0", "t2"}));
-    EXPECT_EQ(finish(l), 0);
+TEST_P(timers_per_profile, equal_due_times_run_fifo) {
+  event_log log;
+  pl::timer t0(l), t1(l), t2(l), t3(l), t4(l);
+  pl::timer* ts[] = {&t0, &t1, &t2, &t3, &t4};
+  tstate st[5];
+  for (int i = 0; i < 5; i++) {
+    st[i].log = &log;
+    st[i].name = "t" + std::to_string(i);
+    ts[i]->data = &st[i];
   }
+  // Started out of index order, all with the same due time (the loop
+  // time does not move between the starts).
+  for (int i : {3, 1, 4, 0, 2}) ASSERT_EQ(ts[i]->start(log_cb, 1, 0), 0);
+  EXPECT_EQ(t0.due(), t3.due());
+  EXPECT_EQ(l.run(), 0);
+  EXPECT_EQ(log.events, (strings{"t3", "t1", "t4", "t0", "t2"}));
+  EXPECT_EQ(finish(l), 0);
 }
 
-TEST(timers, earlier_due_time_runs_first_regardless_of_start_order) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    event_log log;
-    pl::timer a(l), b(l), c(l);
-    tstate sa{&log, "a"}, sb{&log, "b"}, sc{&log, "c"};
-    a.data = &sa;
-    b.data = &sb;
-    c.data = &sc;
-    ASSERT_EQ(c.start(log_cb, 3, 0), 0);
-    ASSERT_EQ(a.start(log_cb, 1, 0), 0);
-    ASSERT_EQ(b.start(log_cb, 2, 0), 0);
-    EXPECT_EQ(l.run(), 0);
-    EXPECT_EQ(log.events, (strings{"a", "b", "c"}));
-    EXPECT_EQ(finish(l), 0);
-  }
+TEST_P(timers_per_profile, earlier_due_time_runs_first_regardless_of_start_order) {
+  event_log log;
+  pl::timer a(l), b(l), c(l);
+  tstate sa{&log, "a"}, sb{&log, "b"}, sc{&log, "c"};
+  a.data = &sa;
+  b.data = &sb;
+  c.data = &sc;
+  ASSERT_EQ(c.start(log_cb, 3, 0), 0);
+  ASSERT_EQ(a.start(log_cb, 1, 0), 0);
+  ASSERT_EQ(b.start(log_cb, 2, 0), 0);
+  EXPECT_EQ(l.run(), 0);
+  EXPECT_EQ(log.events, (strings{"a", "b", "c"}));
+  EXPECT_EQ(finish(l), 0);
 }
 
-TEST(timers, restarting_active_timer_moves_it_behind_equal_due_timers) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    event_log log;
-    pl::timer a(l), b(l);
-    tstate sa{&log, "a"}, sb{&log, "b"};
-    a.data = &sa;
-    b.data = &sb;
-    ASSERT_EQ(a.start(log_cb, 0, 0), 0);
-    ASSERT_EQ(b.start(log_cb, 0, 0), 0);
-    ASSERT_EQ(a.start(log_cb, 0, 0), 0);  // restart: new start sequence
-    EXPECT_EQ(l.active_handles(), 2u);    // a restart does not count twice
-    EXPECT_EQ(l.run(), 0);
-    EXPECT_EQ(log.events, (strings{"b", "a"}));
-    EXPECT_EQ(sa.calls, 1);
-    EXPECT_EQ(finish(l), 0);
-  }
+TEST_P(timers_per_profile, restarting_active_timer_moves_it_behind_equal_due_timers) {
+  event_log log;
+  pl::timer a(l), b(l);
+  tstate sa{&log, "a"}, sb{&log, "b"};
+  a.data = &sa;
+  b.data = &sb;
+  ASSERT_EQ(a.start(log_cb, 0, 0), 0);
+  ASSERT_EQ(b.start(log_cb, 0, 0), 0);
+  ASSERT_EQ(a.start(log_cb, 0, 0), 0);  // restart: new start sequence
+  EXPECT_EQ(l.active_handles(), 2u);    // a restart does not count twice
+  EXPECT_EQ(l.run(), 0);
+  EXPECT_EQ(log.events, (strings{"b", "a"}));
+  EXPECT_EQ(sa.calls, 1);
+  EXPECT_EQ(finish(l), 0);
 }
 
-TEST(timers, repeating_timer_is_rearmed_before_its_callback) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    pl::timer t(l);
-    tstate s;
-    t.data = &s;
-    ASSERT_EQ(t.start(
-                  [](pl::timer* h) {
-                    auto* st = static_cast<tstate*>(h->data);
-                    st->calls++;
-                    st->active_in_cb = h->is_active();
-                    st->due_minus_now = h->due() - h->owner().now();
-                    h->stop();
-                  },
-                  0, 7),
-              0);
-    EXPECT_EQ(l.run(), 0);
-    EXPECT_EQ(s.calls, 1);
-    EXPECT_TRUE(s.active_in_cb);
-    EXPECT_EQ(s.due_minus_now, 7u);
-    EXPECT_FALSE(t.is_active());
-    EXPECT_EQ(finish(l), 0);
-  }
+TEST_P(timers_per_profile, repeating_timer_is_rearmed_before_its_callback) {
+  pl::timer t(l);
+  tstate s;
+  t.data = &s;
+  ASSERT_EQ(t.start(
+                [](pl::timer* h) {
+                  auto* st = static_cast<tstate*>(h->data);
+                  st->calls++;
+                  st->active_in_cb = h->is_active();
+                  st->due_minus_now = h->due() - h->owner().now();
+                  h->stop();
+                },
+                0, 7),
+            0);
+  EXPECT_EQ(l.run(), 0);
+  EXPECT_EQ(s.calls, 1);
+  EXPECT_TRUE(s.active_in_cb);
+  EXPECT_EQ(s.due_minus_now, 7u);
+  EXPECT_FALSE(t.is_active());
+  EXPECT_EQ(finish(l), 0);
 }
 
 TEST(timers, non_repeating_timer_is_inactive_in_its_callback) {
@@ -155,77 +149,62 @@ TEST(timers, non_repeating_timer_is_inactive_in_its_callback) {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(timers, repeating_timer_fires_until_stopped_in_callback) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    pl::timer t(l);
-    tstate s;
-    s.stop_after = 3;
-    t.data = &s;
-    ASSERT_EQ(t.start(log_cb, 1, 1), 0);
-    EXPECT_EQ(l.run(), 0);  // stopping the only timer ends the run
-    EXPECT_EQ(s.calls, 3);
-    EXPECT_FALSE(t.is_active());
-    EXPECT_EQ(finish(l), 0);
-  }
+TEST_P(timers_per_profile, repeating_timer_fires_until_stopped_in_callback) {
+  pl::timer t(l);
+  tstate s;
+  s.stop_after = 3;
+  t.data = &s;
+  ASSERT_EQ(t.start(log_cb, 1, 1), 0);
+  EXPECT_EQ(l.run(), 0);  // stopping the only timer ends the run
+  EXPECT_EQ(s.calls, 3);
+  EXPECT_FALSE(t.is_active());
+  EXPECT_EQ(finish(l), 0);
 }
 
-TEST(timers, stopping_other_due_timer_in_same_pass_cancels_its_callback) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    event_log log;
-    pl::timer a(l), b(l);
-    tstate sa{&log, "a"}, sb{&log, "b"};
-    sa.victim = &b;
-    a.data = &sa;
-    b.data = &sb;
-    ASSERT_EQ(a.start(
-                  [](pl::timer* h) {
-                    auto* st = static_cast<tstate*>(h->data);
-                    st->log->add(st->name);
-                    st->victim->stop();
-                  },
-                  0, 0),
-              0);
-    ASSERT_EQ(b.start(log_cb, 0, 0), 0);  // due at the same time, after a
-    EXPECT_EQ(l.run(), 0);
-    EXPECT_EQ(log.events, (strings{"a"}));
-    EXPECT_FALSE(b.is_active());
-    EXPECT_EQ(finish(l), 0);
-  }
+TEST_P(timers_per_profile, stopping_other_due_timer_in_same_pass_cancels_its_callback) {
+  event_log log;
+  pl::timer a(l), b(l);
+  tstate sa{&log, "a"}, sb{&log, "b"};
+  sa.victim = &b;
+  a.data = &sa;
+  b.data = &sb;
+  ASSERT_EQ(a.start(
+                [](pl::timer* h) {
+                  auto* st = static_cast<tstate*>(h->data);
+                  st->log->add(st->name);
+                  st->victim->stop();
+                },
+                0, 0),
+            0);
+  ASSERT_EQ(b.start(log_cb, 0, 0), 0);  // due at the same time, after a
+  EXPECT_EQ(l.run(), 0);
+  EXPECT_EQ(log.events, (strings{"a"}));
+  EXPECT_FALSE(b.is_active());
+  EXPECT_EQ(finish(l), 0);
 }
 
-TEST(timers, closing_other_due_timer_in_same_pass_cancels_its_callback) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    event_log log;
-    pl::timer a(l), b(l);
-    tstate sa{&log, "a"}, sb{&log, "b"};
-    sa.victim = &b;
-    a.data = &sa;
-    b.data = &sb;
-    ASSERT_EQ(a.start(
-                  [](pl::timer* h) {
-                    auto* st = static_cast<tstate*>(h->data);
-                    st->log->add(st->name);
-                    st->victim->close([](pl::handle* v) {
-                      auto* vs = static_cast<tstate*>(v->data);
-                      vs->log->add("closed " + vs->name);
-                    });
-                  },
-                  0, 0),
-              0);
-    ASSERT_EQ(b.start(log_cb, 0, 0), 0);
-    EXPECT_EQ(l.run(), 0);
-    EXPECT_EQ(log.events, (strings{"a", "closed b"}));
-    EXPECT_EQ(finish(l), 0);
-  }
+TEST_P(timers_per_profile, closing_other_due_timer_in_same_pass_cancels_its_callback) {
+  event_log log;
+  pl::timer a(l), b(l);
+  tstate sa{&log, "a"}, sb{&log, "b"};
+  sa.victim = &b;
+  a.data = &sa;
+  b.data = &sb;
+  ASSERT_EQ(a.start(
+                [](pl::timer* h) {
+                  auto* st = static_cast<tstate*>(h->data);
+                  st->log->add(st->name);
+                  st->victim->close([](pl::handle* v) {
+                    auto* vs = static_cast<tstate*>(v->data);
+                    vs->log->add("closed " + vs->name);
+                  });
+                },
+                0, 0),
+            0);
+  ASSERT_EQ(b.start(log_cb, 0, 0), 0);
+  EXPECT_EQ(l.run(), 0);
+  EXPECT_EQ(log.events, (strings{"a", "closed b"}));
+  EXPECT_EQ(finish(l), 0);
 }
 
 TEST(timers, stopped_timer_never_runs) {
