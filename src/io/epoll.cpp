@@ -28,7 +28,7 @@ void poller::close() noexcept {
   fd_ = -1;
   count_ = 0;
   changes_.clear();
-  flushing_.clear();
+  queued_ = 0;
   table_.clear();
   table_.shrink_to_fit();
   batch_pos_.clear();
@@ -49,15 +49,33 @@ int poller::reopen() noexcept {
 
 int poller::rearm() noexcept {
   for (io_watcher* w : table_) {
-    if (w == nullptr || w->queued || w->wanted == w->registered) continue;
-    try {
-      changes_.push_back(w->fd);
-    } catch (...) {
-      return -ENOMEM;
-    }
-    w->queued = true;
+    if (w == nullptr || w->queued_at >= 0 || w->wanted == w->registered) continue;
+    if (int r = queue_(*w); r != 0) return r;
   }
   return 0;
+}
+
+int poller::queue_(io_watcher& w) noexcept {
+  try {
+    changes_.push_back(w.fd);
+  } catch (...) {
+    return -ENOMEM;
+  }
+  w.queued_at = static_cast<int>(changes_.size() - 1);
+  queued_++;
+  return 0;
+}
+
+// Drops the stale entries, keeping the live ones in order.
+void poller::compact_() noexcept {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < changes_.size(); i++) {
+    io_watcher* w = watcher(changes_[i]);
+    if (w == nullptr || w->queued_at != static_cast<int>(i)) continue;
+    w->queued_at = static_cast<int>(kept);
+    changes_[kept++] = changes_[i];
+  }
+  changes_.resize(kept);
 }
 
 int poller::watch(io_watcher& w, unsigned events) noexcept {
@@ -72,14 +90,14 @@ int poller::watch(io_watcher& w, unsigned events) noexcept {
       return -ENOMEM;
     }
   }
-  if (!w.queued && (w.wanted | events) != w.registered) {
-    try {
-      changes_.push_back(w.fd);
-    } catch (...) {
-      return -ENOMEM;
-    }
-    w.queued = true;
+  if (io_watcher* prev = table_[fd]; prev != nullptr && prev != &w && prev->queued_at >= 0) {
+    // The fd number changed hands without unwatch(): the queue entry of
+    // the watcher it belonged to is this one's now (flush looks fds up).
+    if (w.queued_at < 0) w.queued_at = prev->queued_at; else queued_--;
+    prev->queued_at = -1;
   }
+  if (w.queued_at < 0 && (w.wanted | events) != w.registered)
+    if (int r = queue_(w); r != 0) return r;
   w.wanted |= events;
   if (table_[fd] == nullptr) count_++;
   table_[fd] = &w;
@@ -87,13 +105,19 @@ int poller::watch(io_watcher& w, unsigned events) noexcept {
 }
 
 void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
-  // The queue is swapped aside: a failure callback may watch or unwatch,
-  // which edits the live queue (kept for the next flush), not this pass.
-  flushing_.swap(changes_);
-  for (const int fd : flushing_) {
-    io_watcher* w = watcher(fd);
-    if (w == nullptr || !w->queued) continue;
-    w->queued = false;
+  // A failure callback may watch or unwatch: what it queues lands past
+  // `end` and waits for the next flush. A watcher it queues again whose
+  // entry this pass has not reached yet is registered at that entry, as
+  // when unwatch() removed entries from the queue.
+  flushing_ = true;
+  const std::size_t end = changes_.size();
+  for (std::size_t i = 0; i < end; i++) {
+    io_watcher* w = watcher(changes_[i]);
+    if (w == nullptr) continue;
+    const int at = w->queued_at;
+    if (at != static_cast<int>(i) && at < static_cast<int>(end)) continue;  // a stale entry
+    w->queued_at = -1;
+    queued_--;
     if (w->wanted == w->registered) continue;
     epoll_event e{};
     e.events = w->wanted;
@@ -110,31 +134,26 @@ void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept 
     }
     w->registered = w->wanted;
   }
-  flushing_.clear();
+  flushing_ = false;
+  compact_();
 }
 
 void poller::unwatch(io_watcher& w, unsigned events) noexcept {
   w.wanted &= ~events;
   if (w.fd < 0 || watcher(w.fd) != &w) return;
   if (w.wanted != 0) {
-    if (w.wanted != w.registered && !w.queued) {
-      try {
-        changes_.push_back(w.fd);
-        w.queued = true;
-      } catch (...) {
-        // Left registered for more than is wanted: the loop filters events
-        // by `wanted`, so the extra ones are never delivered.
-      }
-    }
+    // Should queueing fail, the fd stays registered for more than is
+    // wanted: the loop filters events by `wanted`, so the extra ones are
+    // never delivered.
+    if (w.wanted != w.registered && w.queued_at < 0) queue_(w);
     return;
   }
-  if (w.queued) {
-    w.queued = false;
-    for (auto i = changes_.begin(); i != changes_.end(); ++i)
-      if (*i == w.fd) {
-        changes_.erase(i);
-        break;
-      }
+  if (w.queued_at >= 0) {
+    // The entry stays behind, stale. Compacting when most entries are
+    // stale keeps the queue's length within twice the live count.
+    w.queued_at = -1;
+    queued_--;
+    if (!flushing_ && changes_.size() >= 64 && changes_.size() > 2 * std::size_t{queued_}) compact_();
   }
   if (w.registered != 0) {
     epoll_event e{};

@@ -1,9 +1,13 @@
 // detail::poller: unwatching an fd while a batch of events is being
 // dispatched blanks that fd's events, so that a callback closing an fd
 // (whose number a new watcher may take at once) cannot pass a stale event on.
+// The queue of registration changes: unwatch() leaves a stale entry behind
+// (O(1)), and flush() registers what is left in watch() order.
 
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -142,6 +146,115 @@ TEST(poller, fd_reported_twice_is_blanked_twice) {
   p.end_batch();
 
   ::close(keep);  // the last reference: the kernel drops the old registration
+  p.close();
+}
+
+// Readiness already there when epoll learns of an fd is queued in the order
+// of registration, so the order of events shows the order flush() used.
+std::vector<int> ready_order(poller& p) {
+  io_event events[8];
+  const int n = p.wait(1000, events, 8, false);
+  std::vector<int> fds;
+  for (int i = 0; i < n; i++) fds.push_back(events[i].fd);
+  p.end_batch();
+  return fds;
+}
+
+TEST(poller, unwatched_then_rewatched_fd_is_registered_in_its_new_place) {
+  poller p;
+  ASSERT_EQ(p.open(), 0);
+  socket_pair a, b;
+  ASSERT_EQ(::write(a.fd[1], "x", 1), 1);
+  ASSERT_EQ(::write(b.fd[1], "x", 1), 1);
+  io_watcher wa, wb;
+  wa.fd = a.fd[0];
+  wb.fd = b.fd[0];
+  EXPECT_FALSE(p.has_changes());
+  ASSERT_EQ(p.watch(wa, io_readable), 0);
+  ASSERT_EQ(p.watch(wb, io_readable), 0);
+  p.unwatch(wa, io_readable);  // a's entry stays behind, stale
+  EXPECT_TRUE(p.has_changes());
+  ASSERT_EQ(p.watch(wa, io_readable), 0);  // queued again, after b
+  p.flush(no_failure, nullptr);
+  EXPECT_FALSE(p.has_changes());
+  EXPECT_EQ(ready_order(p), (std::vector<int>{b.fd[0], a.fd[0]}));
+  p.unwatch(wa, io_readable);
+  p.unwatch(wb, io_readable);
+  EXPECT_EQ(p.count(), 0u);
+  p.close();
+}
+
+TEST(poller, watch_then_unwatch_before_flush_reaches_no_kernel) {
+  poller p;
+  ASSERT_EQ(p.open(), 0);
+  socket_pair a;
+  ASSERT_EQ(::write(a.fd[1], "x", 1), 1);
+  io_watcher wa;
+  wa.fd = a.fd[0];
+  ASSERT_EQ(p.watch(wa, io_readable), 0);
+  EXPECT_TRUE(p.has_changes());
+  p.unwatch(wa, io_readable);
+  EXPECT_FALSE(p.has_changes());  // a stale entry is no change
+  EXPECT_EQ(p.count(), 0u);
+  p.flush(no_failure, nullptr);
+  io_event events[8];
+  EXPECT_EQ(p.wait(0, events, 8, false), 0);  // never registered
+  p.end_batch();
+  p.close();
+}
+
+// Many watch/unwatch cycles make the queue compact itself; the entries
+// still live keep their order and are all registered.
+TEST(poller, churn_compacts_the_queue_and_keeps_live_entries_in_order) {
+  poller p;
+  ASSERT_EQ(p.open(), 0);
+  socket_pair keep1, keep2;
+  std::vector<socket_pair> churn(20);
+  ASSERT_EQ(::write(keep1.fd[1], "x", 1), 1);
+  ASSERT_EQ(::write(keep2.fd[1], "x", 1), 1);
+  io_watcher k1, k2;
+  k1.fd = keep1.fd[0];
+  k2.fd = keep2.fd[0];
+  std::vector<io_watcher> w(churn.size());
+  for (std::size_t i = 0; i < churn.size(); i++) w[i].fd = churn[i].fd[0];
+  ASSERT_EQ(p.watch(k2, io_readable), 0);
+  for (int round = 0; round < 500; round++) {
+    for (io_watcher& x : w) ASSERT_EQ(p.watch(x, io_readable), 0);
+    if (round == 250) {
+      ASSERT_EQ(p.watch(k1, io_readable), 0);
+    }
+    for (io_watcher& x : w) p.unwatch(x, io_readable);
+    ASSERT_TRUE(p.has_changes());
+  }
+  p.flush(no_failure, nullptr);
+  EXPECT_FALSE(p.has_changes());
+  EXPECT_EQ(p.count(), 2u);
+  EXPECT_EQ(ready_order(p), (std::vector<int>{k2.fd, k1.fd}));
+  p.unwatch(k1, io_readable);
+  p.unwatch(k2, io_readable);
+  p.close();
+}
+
+// A watcher that takes an fd number over from a queued watcher that was
+// never unwatched inherits its queue entry: one registration, no change
+// left pending afterwards.
+TEST(poller, fd_taken_over_without_unwatch_leaves_no_pending_change) {
+  poller p;
+  ASSERT_EQ(p.open(), 0);
+  socket_pair a;
+  ASSERT_EQ(::write(a.fd[1], "x", 1), 1);
+  io_watcher first, second;
+  first.fd = second.fd = a.fd[0];
+  ASSERT_EQ(p.watch(first, io_readable), 0);
+  ASSERT_EQ(p.watch(second, io_readable), 0);
+  EXPECT_EQ(p.count(), 1u);
+  EXPECT_EQ(p.watcher(a.fd[0]), &second);
+  p.flush(no_failure, nullptr);
+  EXPECT_FALSE(p.has_changes());
+  EXPECT_EQ(second.registered, io_readable);
+  EXPECT_EQ(ready_order(p), (std::vector<int>{a.fd[0]}));
+  p.unwatch(second, io_readable);
+  EXPECT_FALSE(p.has_changes());
   p.close();
 }
 

@@ -39,7 +39,7 @@ struct io_watcher {
   int fd = -1;
   unsigned wanted = 0;      ///< events asked for
   unsigned registered = 0;  ///< events the kernel is watching
-  bool queued = false;      ///< on the poller's queue of changes to make
+  int queued_at = -1;       ///< its entry in the poller's queue of changes, or -1
   link<io_watcher> pending; ///< the loop's pending queue
 };
 
@@ -75,11 +75,11 @@ class poller {
   /// is told at the next flush(). errc for a bad fd or no memory.
   int watch(io_watcher& w, unsigned events) noexcept;
   /// True while some watch() has not reached the kernel yet.
-  bool has_changes() const noexcept { return !changes_.empty(); }
+  bool has_changes() const noexcept { return queued_ != 0; }
   /// Tells the kernel about queued watch() calls. A watcher the kernel
   /// refuses is dropped and reported through `failed` (with its errno).
   void flush(void (*failed)(io_watcher&, int err, void* arg), void* arg) noexcept;
-  /// Removes `events`; with none left, the fd is no longer watched.
+  /// Removes `events`; with none left, the fd is no longer watched. O(1).
   void unwatch(io_watcher& w, unsigned events) noexcept;
   /// The watcher registered for `fd`, or nullptr.
   io_watcher* watcher(int fd) const noexcept {
@@ -106,10 +106,14 @@ class poller {
   std::vector<io_watcher*> table_;  // indexed by fd; grows with the highest fd
   // Fds whose watcher wants a registration change, in watch() order. Kept
   // by fd rather than by link so that a watcher stays small enough for
-  // libuv's uv_poll_t; flush() looks each fd up again, so an entry whose
-  // watcher went away (or already caught up) is simply skipped.
+  // libuv's uv_poll_t. An entry is live while the fd's watcher names it
+  // (queued_at); unwatch() only forgets the index, and flush() and
+  // compact_() skip the stale entry.
   std::vector<int> changes_;
-  std::vector<int> flushing_;  // the queue flush() is working through
+  unsigned queued_ = 0;     // live entries in changes_
+  bool flushing_ = false;   // flush() is walking changes_: no compaction
+  int queue_(io_watcher& w) noexcept;
+  void compact_() noexcept;
   io_event* batch_ = nullptr;
   int batch_n_ = 0;
   bool batch_scan_ = false;  // the batch holds an fd twice: scan it instead
