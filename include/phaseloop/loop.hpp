@@ -157,13 +157,21 @@ class loop {
   using handle_list = detail::ilist<handle, &handle::all_>;
   using watcher_list = detail::ilist<detail::io_watcher, &detail::io_watcher::pending>;
 
-  // The phases. `H` is true when hooks are attached: each phase is compiled
-  // with and without hook calls so that an unhooked loop pays nothing.
-  template <bool H> void run_timers_(bool before_loop);
-  template <bool H> bool run_pending_();
-  template <bool H, handle_type K> void run_phase_list_(typename phase_handle<K>::list& l);
-  template <bool H> void run_poll_(int timeout);
-  template <bool H> void run_closing_();
+  // The phases, one call each from run(). Each picks the pass compiled
+  // with hook calls (H = true) or without, so an unhooked loop pays one
+  // predictable branch per phase.
+  void run_timers_(bool before_loop);
+  void run_pending_();
+  void run_idle_();
+  void run_prepare_();
+  void run_poll_(int timeout);
+  void run_check_();
+  void run_closing_();
+  template <bool H> void timers_pass_(bool before_loop);
+  template <bool H> void pending_pass_();
+  template <bool H, handle_type K> void list_pass_(typename phase_handle<K>::list& l);
+  template <bool H> void poll_pass_(int timeout);
+  template <bool H> void closing_pass_();
   template <bool H, class F>
   void callback_(phase p, callback_kind k, handle* h, req* r, F&& f);
   void phase_hook_(bool enter, phase p, bool before_loop, int timeout);

@@ -1,30 +1,17 @@
 // loop::run and the phases it calls, in libuv's order.
 //
-// run() only calls phases; each phase is a template on whether hooks are
-// attached, so an unhooked loop pays one predictable branch per phase.
+// run() is the iteration, one plain call per phase; each phase picks its
+// pass compiled with or without hook calls, so an unhooked loop pays one
+// predictable branch per phase.
 
 #include <climits>
 #include <cstdlib>
-#include <type_traits>
 
 #include "core/loop_impl.hpp"
 #include "phaseloop/stream.hpp"
 #include "phaseloop/udp.hpp"
 
 namespace phaseloop {
-
-namespace {
-
-// Picks the hooked or unhooked instantiation of a phase.
-template <class F>
-inline void with_hooks(bool hooked, F&& f) {
-  if (!hooked) [[likely]]
-    f(std::false_type{});
-  else
-    f(std::true_type{});
-}
-
-}  // namespace
 
 int loop::run(run_mode mode) {
   bool alive_now = alive();
@@ -37,42 +24,41 @@ int loop::run(run_mode mode) {
   // timers first (>= 1.46 skips it when the loop is not alive or stopped).
   if (newest && mode == run_mode::default_ && alive_now && !stop_flag_) {
     update_time();
-    with_hooks(hooked(), [&](auto h) { run_timers_<h.value>(true); });
+    run_timers_(true);
   }
 
   while (alive_now && !stop_flag_) {
     ++iteration_;
     if (!newest) {
       update_time();
-      with_hooks(hooked(), [&](auto h) { run_timers_<h.value>(false); });
+      run_timers_(false);
     }
 
     // Poll may only block if nothing was runnable before the pending and
     // idle phases ran (ONCE must not sleep past pending work).
     const bool can_sleep = pending_.empty() && idles_.empty();
 
-    with_hooks(hooked(), [&](auto h) { run_pending_<h.value>(); });
-    with_hooks(hooked(), [&](auto h) { run_phase_list_<h.value, handle_type::idle>(idles_); });
-    with_hooks(hooked(), [&](auto h) { run_phase_list_<h.value, handle_type::prepare>(prepares_); });
+    run_pending_();
+    run_idle_();
+    run_prepare_();
 
     int timeout = 0;
     if ((mode == run_mode::once && can_sleep) || mode == run_mode::default_)
       timeout = poll_timeout_();
-    with_hooks(hooked(), [&](auto h) { run_poll_<h.value>(timeout); });
+    run_poll_(timeout);
 
     // Callbacks that poll deferred (write completions and the like) run a
     // bounded number of extra passes so that they cannot starve the loop.
-    for (int i = 0; i < 8 && !pending_.empty(); i++)
-      with_hooks(hooked(), [&](auto h) { run_pending_<h.value>(); });
+    for (int i = 0; i < 8 && !pending_.empty(); i++) run_pending_();
 
-    with_hooks(hooked(), [&](auto h) { run_phase_list_<h.value, handle_type::check>(checks_); });
-    with_hooks(hooked(), [&](auto h) { run_closing_<h.value>(); });
+    run_check_();
+    run_closing_();
 
     // 1.44 runs timers again at the end of a ONCE iteration to guarantee
     // progress; >= 1.45 runs them here in every mode, after poll.
     if (newest || mode == run_mode::once) {
       update_time();
-      with_hooks(hooked(), [&](auto h) { run_timers_<h.value>(false); });
+      run_timers_(false);
     }
 
     alive_now = alive();
@@ -82,6 +68,33 @@ int loop::run(run_mode mode) {
   // A conditional store: does not dirty the cache line when not stopped.
   if (stop_flag_) stop_flag_ = false;
   return alive_now ? 1 : 0;
+}
+
+// ---- the hooked or unhooked pass of each phase ---------------------------
+
+void loop::run_timers_(bool before_loop) {
+  if (!hooked()) [[likely]] timers_pass_<false>(before_loop); else timers_pass_<true>(before_loop);
+}
+void loop::run_pending_() {
+  if (!hooked()) [[likely]] pending_pass_<false>(); else pending_pass_<true>();
+}
+void loop::run_idle_() {
+  if (!hooked()) [[likely]] list_pass_<false, handle_type::idle>(idles_);
+  else list_pass_<true, handle_type::idle>(idles_);
+}
+void loop::run_prepare_() {
+  if (!hooked()) [[likely]] list_pass_<false, handle_type::prepare>(prepares_);
+  else list_pass_<true, handle_type::prepare>(prepares_);
+}
+void loop::run_poll_(int timeout) {
+  if (!hooked()) [[likely]] poll_pass_<false>(timeout); else poll_pass_<true>(timeout);
+}
+void loop::run_check_() {
+  if (!hooked()) [[likely]] list_pass_<false, handle_type::check>(checks_);
+  else list_pass_<true, handle_type::check>(checks_);
+}
+void loop::run_closing_() {
+  if (!hooked()) [[likely]] closing_pass_<false>(); else closing_pass_<true>();
 }
 
 std::uint64_t loop::idle_time() const noexcept {
@@ -127,7 +140,7 @@ void loop::phase_hook_(bool enter, phase p, bool before_loop, int timeout) {
 // ---- timers --------------------------------------------------------------
 
 template <bool H>
-void loop::run_timers_(bool before_loop) {
+void loop::timers_pass_(bool before_loop) {
   if constexpr (H) phase_hook_(true, phase::timers, before_loop, 0);
   auto fire = [this](timer* t) {
     t->again();  // a repeating timer is re-armed before its callback runs
@@ -156,23 +169,21 @@ void loop::run_timers_(bool before_loop) {
 // ---- pending -------------------------------------------------------------
 
 template <bool H>
-bool loop::run_pending_() {
+void loop::pending_pass_() {
   if constexpr (H) phase_hook_(true, phase::pending, false, 0);
   // The queue is moved aside first: what is queued during the pass waits.
   watcher_list queue;
   queue.splice_back(pending_);
-  const bool ran = !queue.empty();
   while (detail::io_watcher* w = queue.pop_front())
     callback_<H>(phase::pending, callback_kind::pending, nullptr, nullptr,
                  [&] { w->cb(*this, *w, detail::io_writable | detail::io_fed); });
   if constexpr (H) phase_hook_(false, phase::pending, false, 0);
-  return ran;
 }
 
 // ---- idle, prepare, check ------------------------------------------------
 
 template <bool H, handle_type K>
-void loop::run_phase_list_(typename phase_handle<K>::list& list) {
+void loop::list_pass_(typename phase_handle<K>::list& list) {
   constexpr phase p = K == handle_type::idle      ? phase::idle
                       : K == handle_type::prepare ? phase::prepare
                                                   : phase::check;
@@ -197,7 +208,7 @@ void loop::dispatch_io_(detail::io_watcher& w, unsigned events) {
 }
 
 template <bool H>
-void loop::run_poll_(int timeout) {
+void loop::poll_pass_(int timeout) {
   if constexpr (H) phase_hook_(true, phase::poll, false, timeout);
 
   // A watcher the kernel refuses gets its callback with an error event.
@@ -271,7 +282,7 @@ void loop::run_poll_(int timeout) {
 // ---- closing -------------------------------------------------------------
 
 template <bool H>
-void loop::run_closing_() {
+void loop::closing_pass_() {
   if constexpr (H) phase_hook_(true, phase::closing, false, 0);
   handle* p = closing_;
   closing_ = nullptr;
