@@ -13,6 +13,35 @@
 
 namespace phaseloop {
 
+// ---- the hooked or unhooked pass of each phase ---------------------------
+// Inlined into run() (their only caller): an unhooked iteration makes no
+// call to pick a pass.
+
+[[gnu::always_inline]] inline void loop::run_timers_(bool before_loop) {
+  if (!hooked()) [[likely]] timers_pass_<false>(before_loop); else timers_pass_<true>(before_loop);
+}
+[[gnu::always_inline]] inline void loop::run_pending_() {
+  if (!hooked()) [[likely]] pending_pass_<false>(); else pending_pass_<true>();
+}
+[[gnu::always_inline]] inline void loop::run_idle_() {
+  if (!hooked()) [[likely]] list_pass_<false, handle_type::idle>(idles_);
+  else list_pass_<true, handle_type::idle>(idles_);
+}
+[[gnu::always_inline]] inline void loop::run_prepare_() {
+  if (!hooked()) [[likely]] list_pass_<false, handle_type::prepare>(prepares_);
+  else list_pass_<true, handle_type::prepare>(prepares_);
+}
+[[gnu::always_inline]] inline void loop::run_poll_(int timeout) {
+  if (!hooked()) [[likely]] poll_pass_<false>(timeout); else poll_pass_<true>(timeout);
+}
+[[gnu::always_inline]] inline void loop::run_check_() {
+  if (!hooked()) [[likely]] list_pass_<false, handle_type::check>(checks_);
+  else list_pass_<true, handle_type::check>(checks_);
+}
+[[gnu::always_inline]] inline void loop::run_closing_() {
+  if (!hooked()) [[likely]] closing_pass_<false>(); else closing_pass_<true>();
+}
+
 int loop::run(run_mode mode) {
   bool alive_now = alive();
   if (!alive_now) update_time();
@@ -68,33 +97,6 @@ int loop::run(run_mode mode) {
   // A conditional store: does not dirty the cache line when not stopped.
   if (stop_flag_) stop_flag_ = false;
   return alive_now ? 1 : 0;
-}
-
-// ---- the hooked or unhooked pass of each phase ---------------------------
-
-void loop::run_timers_(bool before_loop) {
-  if (!hooked()) [[likely]] timers_pass_<false>(before_loop); else timers_pass_<true>(before_loop);
-}
-void loop::run_pending_() {
-  if (!hooked()) [[likely]] pending_pass_<false>(); else pending_pass_<true>();
-}
-void loop::run_idle_() {
-  if (!hooked()) [[likely]] list_pass_<false, handle_type::idle>(idles_);
-  else list_pass_<true, handle_type::idle>(idles_);
-}
-void loop::run_prepare_() {
-  if (!hooked()) [[likely]] list_pass_<false, handle_type::prepare>(prepares_);
-  else list_pass_<true, handle_type::prepare>(prepares_);
-}
-void loop::run_poll_(int timeout) {
-  if (!hooked()) [[likely]] poll_pass_<false>(timeout); else poll_pass_<true>(timeout);
-}
-void loop::run_check_() {
-  if (!hooked()) [[likely]] list_pass_<false, handle_type::check>(checks_);
-  else list_pass_<true, handle_type::check>(checks_);
-}
-void loop::run_closing_() {
-  if (!hooked()) [[likely]] closing_pass_<false>(); else closing_pass_<true>();
 }
 
 std::uint64_t loop::idle_time() const noexcept {

@@ -109,6 +109,7 @@ void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept 
   // `end` and waits for the next flush. A watcher it queues again whose
   // entry this pass has not reached yet is registered at that entry, as
   // when unwatch() removed entries from the queue.
+  if (changes_.empty()) return;
   flushing_ = true;
   const std::size_t end = changes_.size();
   for (std::size_t i = 0; i < end; i++) {
