@@ -112,6 +112,22 @@ phaseloop_profile phaseloop_loop_get_profile(const uv_loop_t* loop) {
   return loop == nullptr ? PHASELOOP_PROFILE_LIBUV_1_45 : static_cast<phaseloop_profile>(L(loop).order());
 }
 
+int phaseloop_loop_set_clock(uv_loop_t* loop, phaseloop_clock clock) {
+  if (loop == nullptr) return UV_EINVAL;
+  if (clock != PHASELOOP_CLOCK_REAL && clock != PHASELOOP_CLOCK_MANUAL && clock != PHASELOOP_CLOCK_MANUAL_JUMP)
+    return UV_EINVAL;
+  L(loop).set_clock(static_cast<pl::clock_mode>(clock));
+  return 0;
+}
+
+phaseloop_clock phaseloop_loop_get_clock(const uv_loop_t* loop) {
+  return loop == nullptr ? PHASELOOP_CLOCK_REAL : static_cast<phaseloop_clock>(L(loop).clock());
+}
+
+int phaseloop_loop_advance(uv_loop_t* loop, uint64_t ms) {
+  return loop == nullptr ? UV_EINVAL : L(loop).advance(ms);
+}
+
 uint64_t phaseloop_loop_iteration(const uv_loop_t* loop) { return loop == nullptr ? 0 : L(loop).iteration(); }
 
 const char* phaseloop_phase_name(phaseloop_phase phase) {

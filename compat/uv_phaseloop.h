@@ -76,6 +76,23 @@ UV_EXTERN int phaseloop_hook_remove(uv_loop_t* loop, phaseloop_hook_t* hook);
  * UV_EINVAL for a NULL loop or an unknown profile. */
 UV_EXTERN int phaseloop_loop_set_profile(uv_loop_t* loop, phaseloop_profile profile);
 UV_EXTERN phaseloop_profile phaseloop_loop_get_profile(const uv_loop_t* loop);
+/* How uv_now() moves (see phaseloop::clock_mode). REAL: the monotonic
+ * clock, as libuv. MANUAL: only phaseloop_loop_advance() moves it; no timer
+ * makes poll wait. MANUAL_JUMP: as MANUAL, and when poll would wait for a
+ * timer with no request in flight and no I/O ready, time jumps to it. */
+typedef enum {
+  PHASELOOP_CLOCK_REAL = 0,
+  PHASELOOP_CLOCK_MANUAL = 1,
+  PHASELOOP_CLOCK_MANUAL_JUMP = 2
+} phaseloop_clock;
+
+/* Chooses the clock of `loop`; time never goes back. UV_EINVAL for a NULL
+ * loop or an unknown clock. Loop thread only. */
+UV_EXTERN int phaseloop_loop_set_clock(uv_loop_t* loop, phaseloop_clock clock);
+UV_EXTERN phaseloop_clock phaseloop_loop_get_clock(const uv_loop_t* loop);
+/* Moves a manual clock `ms` forward; UV_EINVAL on a real clock. */
+UV_EXTERN int phaseloop_loop_advance(uv_loop_t* loop, uint64_t ms);
+
 /* Iterations started so far. */
 UV_EXTERN uint64_t phaseloop_loop_iteration(const uv_loop_t* loop);
 /* "timers", "pending", ... */

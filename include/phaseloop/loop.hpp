@@ -86,8 +86,18 @@ class loop {
   /// Cached loop time in ms (monotonic clock), updated at the points libuv
   /// updates it: run() entry when not alive, each iteration, after poll.
   std::uint64_t now() const noexcept { return time_; }
-  /// Refreshes the cached loop time.
+  /// Refreshes the cached loop time (nothing to do on a manual clock).
   void update_time() noexcept;
+  /// Chooses how now() moves (clock_mode). Time never goes back: a manual
+  /// clock starts at the current loop time, and a real clock set again
+  /// continues from the time the manual one reached. Loop thread only.
+  void set_clock(clock_mode m) noexcept;
+  /// How now() moves.
+  clock_mode clock() const noexcept { return clock_; }
+  /// Moves a manual clock `ms` forward; timers due by then run in the next
+  /// timers phase. errc::invalid on a real clock. Loop thread only (from
+  /// another thread: an async handle whose callback calls advance()).
+  int advance(std::uint64_t ms) noexcept;
   /// Monotonic high-resolution time in ns. Any thread.
   static std::uint64_t hrtime() noexcept;
 
@@ -184,6 +194,7 @@ class loop {
   void make_close_pending_(handle& h) noexcept;
   template <bool Internal> void walk_(walk_cb cb, void* arg);
   int poll_timeout_() const noexcept;
+  void jump_to_next_timer_() noexcept;  // clock_mode::manual_jump
   template <bool H> void dispatch_io_(detail::io_watcher& w, unsigned events);
 
   template <handle_type K>
@@ -207,8 +218,10 @@ class loop {
   bool open_ = false;
   bool idle_metric_ = false;
   bool block_sigprof_ = false;
+  clock_mode clock_ = clock_mode::real;
   phaseloop::profile profile_ = profile::newest;
   std::uint64_t time_ = 0;
+  std::uint64_t clock_offset_ = 0;   // ms a real clock runs ahead of CLOCK_MONOTONIC
   std::uint64_t iteration_ = 0;
   std::atomic<std::uint64_t> idle_time_ns_{0};
   std::atomic<std::uint64_t> wait_start_ns_{0};  // 0: poll is not waiting

@@ -69,6 +69,20 @@ enum class profile : int {
   newest = libuv_1_45,
 };
 
+/// How a loop's time (loop::now()) moves; see loop::set_clock().
+enum class clock_mode : std::uint8_t {
+  /// The monotonic clock in milliseconds, as libuv.
+  real = 0,
+  /// Time moves only by loop::advance(). No timer makes the poll phase
+  /// wait: it waits for I/O alone, or not at all when a timer is due.
+  manual = 1,
+  /// As manual; and when the poll phase would wait for a timer while no
+  /// request is in flight and no I/O is ready, time jumps to that timer's
+  /// due time instead, so timer-driven code runs at once. With requests
+  /// in flight, poll waits for I/O (their completions) first.
+  manual_jump = 2,
+};
+
 /// The phases of one loop iteration, in the order libuv >= 1.45 runs them
 /// (1.44 runs `timers` first instead of last; see docs/design.md).
 enum class phase : std::uint8_t {

@@ -53,7 +53,26 @@ loop* default_ptr = nullptr;
 
 std::uint64_t loop::hrtime() noexcept { return clock_ns(CLOCK_MONOTONIC); }
 
-void loop::update_time() noexcept { time_ = clock_ns(fast_clock()) / 1000000; }
+void loop::update_time() noexcept {
+  if (clock_ != clock_mode::real) [[unlikely]] return;
+  time_ = clock_ns(fast_clock()) / 1000000 + clock_offset_;
+}
+
+void loop::set_clock(clock_mode m) noexcept {
+  if (m == clock_mode::real && clock_ != clock_mode::real) {
+    // Continue from where the manual clock got to if it ran ahead.
+    const std::uint64_t real = clock_ns(fast_clock()) / 1000000;
+    clock_offset_ = time_ > real ? time_ - real : 0;
+  }
+  clock_ = m;
+  update_time();
+}
+
+int loop::advance(std::uint64_t ms) noexcept {
+  if (clock_ == clock_mode::real) return errc::invalid;
+  time_ = time_ + ms < time_ ? UINT64_MAX : time_ + ms;
+  return 0;
+}
 
 loop::loop(deferred_t) noexcept {}
 

@@ -119,6 +119,8 @@ int loop::poll_timeout_() const noexcept {
   const timer* t = timers_.top();
   if (t == nullptr) return -1;
   if (t->due_ <= time_) return 0;
+  // A manual clock: waiting does not bring the timer closer.
+  if (clock_ == clock_mode::manual) [[unlikely]] return -1;
   std::uint64_t diff = t->due_ - time_;
   return diff > INT_MAX ? INT_MAX : static_cast<int>(diff);
 }
@@ -220,6 +222,14 @@ void loop::poll_pass_(int timeout) {
       },
       this);
 
+  // A jumping manual clock looks for I/O without waiting and, finding none
+  // with no request in flight, moves time to the timer poll would wait for.
+  bool jump = false;
+  if (clock_ == clock_mode::manual_jump && timeout > 0) [[unlikely]] {
+    jump = active_reqs_ == 0;
+    timeout = jump ? 0 : -1;
+  }
+
   constexpr int max_events = 1024;
   detail::io_event events[max_events];
   const std::uint64_t base = time_;
@@ -271,7 +281,10 @@ void loop::poll_pass_(int timeout) {
     }
     // Nothing delivered: a timeout of 0 ends the phase, -1 waits again, a
     // positive one waits for what is left of it.
-    if (timeout == 0) break;
+    if (timeout == 0) {
+      if (jump) jump_to_next_timer_();
+      break;
+    }
     if (timeout == -1) continue;
     const std::uint64_t spent = time_ - base;
     if (spent >= static_cast<std::uint64_t>(remaining)) break;
@@ -279,6 +292,10 @@ void loop::poll_pass_(int timeout) {
   }
 
   if constexpr (H) phase_hook_(false, phase::poll, false, given);
+}
+
+void loop::jump_to_next_timer_() noexcept {
+  if (const timer* t = timers_.top(); t != nullptr && t->due_ > time_) time_ = t->due_;
 }
 
 // ---- closing -------------------------------------------------------------

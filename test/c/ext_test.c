@@ -192,6 +192,49 @@ static void profile_set_get(void** state) {
   finish_loop(&loop);
 }
 
+/* ---- the manual clock ---------------------------------------------------- */
+
+static uint64_t fired_at;
+
+static void record_time_cb(uv_timer_t* t) { fired_at = uv_now(t->loop); }
+
+static void clock_manual_and_jump(void** state) {
+  (void)state;
+  uv_loop_t loop;
+  uv_timer_t t;
+  assert_int_equal(uv_loop_init(&loop), 0);
+  assert_int_equal(phaseloop_loop_get_clock(&loop), PHASELOOP_CLOCK_REAL);
+  assert_int_equal(phaseloop_loop_advance(&loop, 1), UV_EINVAL);
+  assert_int_equal(phaseloop_loop_set_clock(&loop, (phaseloop_clock)3), UV_EINVAL);
+  assert_int_equal(phaseloop_loop_set_clock(NULL, PHASELOOP_CLOCK_MANUAL), UV_EINVAL);
+  assert_int_equal(phaseloop_loop_advance(NULL, 1), UV_EINVAL);
+
+  /* MANUAL: uv_update_time does not move uv_now; advancing does. */
+  assert_int_equal(phaseloop_loop_set_clock(&loop, PHASELOOP_CLOCK_MANUAL), 0);
+  assert_int_equal(phaseloop_loop_get_clock(&loop), PHASELOOP_CLOCK_MANUAL);
+  const uint64_t t0 = uv_now(&loop);
+  assert_int_equal(uv_timer_init(&loop, &t), 0);
+  assert_int_equal(uv_timer_start(&t, record_time_cb, 500, 0), 0);
+  uv_update_time(&loop);
+  assert_true(uv_now(&loop) == t0);
+  fired_at = 0;
+  assert_int_equal(uv_run(&loop, UV_RUN_NOWAIT), 1);
+  assert_true(fired_at == 0);
+  assert_int_equal(phaseloop_loop_advance(&loop, 500), 0);
+  assert_int_equal(uv_run(&loop, UV_RUN_NOWAIT), 0);
+  assert_true(fired_at == t0 + 500);
+
+  /* MANUAL_JUMP: a week-long timer fires at once, at its due time. */
+  assert_int_equal(phaseloop_loop_set_clock(&loop, PHASELOOP_CLOCK_MANUAL_JUMP), 0);
+  assert_int_equal(uv_timer_start(&t, record_time_cb, 7ull * 24 * 3600 * 1000, 0), 0);
+  const uint64_t start = uv_hrtime();
+  assert_int_equal(uv_run(&loop, UV_RUN_DEFAULT), 0);
+  assert_true(uv_hrtime() - start < 5000000000ull);
+  assert_true(fired_at == t0 + 500 + 7ull * 24 * 3600 * 1000);
+  uv_close((uv_handle_t*)&t, NULL);
+  finish_loop(&loop);
+}
+
 static void phase_order_1_44(void** state) {
   (void)state;
   uv_loop_t loop;
@@ -792,6 +835,7 @@ int run_ext_tests(void) {
       cmocka_unit_test_setup(hook_stops_loop, setup),
       cmocka_unit_test_setup(loop_iteration_counts, setup),
       cmocka_unit_test_setup(phase_names, setup),
+      cmocka_unit_test_setup(clock_manual_and_jump, setup),
       cmocka_unit_test_setup(tracer_trace, setup),
       cmocka_unit_test_setup(tracer_verbose, setup),
   };
