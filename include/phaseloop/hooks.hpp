@@ -37,6 +37,9 @@ enum class callback_kind : std::uint8_t {
   dns,  ///< a getaddrinfo_req or getnameinfo_req completed (poll phase)
 };
 
+/// "timer", "idle", ..., "work done", "fs", "dns".
+const char* callback_kind_name(callback_kind k) noexcept;
+
 /// What a callback hook is told.
 struct callback_event {
   phase which;                 ///< the phase the callback runs in
@@ -69,5 +72,17 @@ class hook {
   /// The loop's list type for hooks (an implementation detail).
   using list = detail::ilist<hook, &hook::node_>;
 };
+
+/// A process-wide observer of loops, for tools that attach hooks to every
+/// loop of a program (PHASELOOP_STATS). `opened` runs at the end of each
+/// successful loop::open(); `closing` when loop::close() is about to
+/// succeed, or an open loop is destroyed; both on that loop's thread.
+struct loop_observer {
+  void (*opened)(loop&) = nullptr;
+  void (*closing)(loop&) = nullptr;
+};
+/// Installs `o` (set it before loops open); returns the previous observer.
+/// Any thread.
+loop_observer set_loop_observer(loop_observer o) noexcept;
 
 }  // namespace phaseloop

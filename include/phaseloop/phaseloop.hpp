@@ -18,6 +18,7 @@
 #include "phaseloop/stream.hpp"
 #include "phaseloop/tcp.hpp"
 #include "phaseloop/timer.hpp"
+#include "phaseloop/stats.hpp"
 #include "phaseloop/tracer.hpp"
 #include "phaseloop/tty.hpp"
 #include "phaseloop/types.hpp"

@@ -51,6 +51,18 @@ loop* default_ptr = nullptr;
 
 }  // namespace
 
+namespace {
+std::atomic<void (*)(loop&)> observe_opened{nullptr};
+std::atomic<void (*)(loop&)> observe_closing{nullptr};
+}  // namespace
+
+loop_observer set_loop_observer(loop_observer o) noexcept {
+  loop_observer prev;
+  prev.opened = observe_opened.exchange(o.opened);
+  prev.closing = observe_closing.exchange(o.closing);
+  return prev;
+}
+
 std::uint64_t loop::hrtime() noexcept { return clock_ns(CLOCK_MONOTONIC); }
 
 void loop::update_time() noexcept {
@@ -114,6 +126,7 @@ int loop::open() noexcept {
   cw->unref();
   cw->flags_ |= handle::internal_flag;
   open_ = true;
+  if (auto* f = observe_opened.load(std::memory_order_acquire)) [[unlikely]] f(*this);
   return 0;
 }
 
@@ -126,6 +139,7 @@ int loop::close() noexcept {
     // Wait for a worker that is still inside its completion send.
     std::lock_guard<std::mutex> lock(wq_mutex_);
   }
+  if (auto* f = observe_closing.load(std::memory_order_acquire)) [[unlikely]] f(*this);
   // Before the poller goes: parts unwatch their fds.
   close_parts_();
   asyncs_.erase(wq_async_());
@@ -147,6 +161,7 @@ int loop::close() noexcept {
 
 loop::~loop() {
   if (!open_) return;
+  if (auto* f = observe_closing.load(std::memory_order_acquire)) [[unlikely]] f(*this);
   // Handles still registered are abandoned; release what the loop owns.
   // The signal handler must not write for this loop any more.
   child_watcher_().stop();

@@ -1,6 +1,7 @@
 // Names of phases, handle types and request types (libuv's spellings for
 // the last two, as uv_handle_type_name / uv_req_type_name return them).
 
+#include "phaseloop/hooks.hpp"
 #include "phaseloop/types.hpp"
 
 namespace phaseloop {
@@ -57,6 +58,24 @@ const char* req_type_name(req_type t) noexcept {
     case req_type::unknown: break;
   }
   return nullptr;
+}
+
+const char* callback_kind_name(callback_kind k) noexcept {
+  switch (k) {
+    case callback_kind::timer: return "timer";
+    case callback_kind::idle: return "idle";
+    case callback_kind::prepare: return "prepare";
+    case callback_kind::check: return "check";
+    case callback_kind::async: return "async";
+    case callback_kind::signal: return "signal";
+    case callback_kind::close: return "close";
+    case callback_kind::work_done: return "work done";
+    case callback_kind::pending: return "pending";
+    case callback_kind::io: return "io";
+    case callback_kind::fs: return "fs";
+    case callback_kind::dns: return "dns";
+  }
+  return "?";
 }
 
 }  // namespace phaseloop

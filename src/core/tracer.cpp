@@ -9,28 +9,6 @@
 
 namespace phaseloop {
 
-namespace {
-
-const char* kind_name(callback_kind k) noexcept {
-  switch (k) {
-    case callback_kind::timer: return "timer";
-    case callback_kind::idle: return "idle";
-    case callback_kind::prepare: return "prepare";
-    case callback_kind::check: return "check";
-    case callback_kind::async: return "async";
-    case callback_kind::signal: return "signal";
-    case callback_kind::close: return "close";
-    case callback_kind::work_done: return "work done";
-    case callback_kind::pending: return "pending";
-    case callback_kind::io: return "io";
-    case callback_kind::fs: return "fs";
-    case callback_kind::dns: return "dns";
-  }
-  return "?";
-}
-
-}  // namespace
-
 void tracer::name(const void* object, const char* text) noexcept {
   for (int i = 0; i < nlabels_; i++)
     if (labels_[i].object == object) {
@@ -114,11 +92,11 @@ void tracer::callback_enter(loop&, const callback_event& e) {
   prefix(e.iteration, e.now);
   const void* id = e.handle ? static_cast<const void*>(e.handle) : static_cast<const void*>(e.request);
   if (const char* text = label_of(id))
-    std::fprintf(out_, "  %s \"%s\"\n", kind_name(e.kind), text);
+    std::fprintf(out_, "  %s \"%s\"\n", callback_kind_name(e.kind), text);
   else if (e.handle)
-    std::fprintf(out_, "  %s (%s)\n", kind_name(e.kind), handle_type_name(e.handle->type()));
+    std::fprintf(out_, "  %s (%s)\n", callback_kind_name(e.kind), handle_type_name(e.handle->type()));
   else
-    std::fprintf(out_, "  %s\n", kind_name(e.kind));
+    std::fprintf(out_, "  %s\n", callback_kind_name(e.kind));
   std::fflush(out_);
 }
 

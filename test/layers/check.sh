@@ -7,6 +7,7 @@
 #   src/core            the loop            <- src/io, src/os
 #   src/os, src/io      OS facts, handles   (src/io may use src/core's seam)
 #   compat              libuv's C API       over the public API only
+#   src/observe         stats, tracing      over the public API only
 #   src/node, src/browser  the layers       over the public API only
 #   src/js              the runner          over the public API and itself
 #
@@ -46,6 +47,7 @@ allowed src/core phaseloop/ core/
 allowed src/os phaseloop/ os/
 allowed src/io phaseloop/ core/ io/
 allowed compat phaseloop/ uv/
+allowed src/observe phaseloop/ observe/
 allowed src/node phaseloop/ node/
 allowed src/browser phaseloop/ browser/
 allowed src/js phaseloop/ js/
