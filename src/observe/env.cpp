@@ -1,10 +1,19 @@
 // What the environment turns on for every loop of a process, unmodified
 // programs on the drop-in included:
-//   PHASELOOP_STATS=1  a loop_stats on each loop; each loop's table is
-//                      printed to stderr when the process exits (a loop
-//                      closed before then keeps its table until then).
+//   PHASELOOP_STATS=1     a loop_stats on each loop; each loop's table is
+//                         printed to stderr when the process exits (a loop
+//                         closed before then keeps its table until then).
+//   PHASELOOP_TRACE=FILE  a trace_recorder on each loop; FILE (Chrome Trace
+//                         Event JSON) is written when a loop closes, when
+//                         the process exits, and on SIGTERM/SIGINT left at
+//                         their default action. "%p" in FILE becomes the
+//                         pid; a process other than the first to claim FILE
+//                         (a child, which inherits the variable) writes
+//                         FILE.<pid> instead.
+//   PHASELOOP_TRACE_LIMIT events kept per loop (default 1,000,000).
 // Unset, nothing is installed and loops pay nothing.
 
+#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -13,10 +22,12 @@
 #include <cstring>
 #include <mutex>
 #include <new>
+#include <string>
 #include <vector>
 
 #include "phaseloop/loop.hpp"
 #include "phaseloop/stats.hpp"
+#include "phaseloop/trace.hpp"
 
 namespace phaseloop {
 
@@ -27,52 +38,124 @@ struct loop_entry {
   unsigned number = 0;    // 1, 2, ... in the order loops opened
   long thread = 0;        // the thread that opened it
   bool closed = false;
-  loop_stats stats;
+  loop_stats* stats = nullptr;
+  trace_recorder* trace = nullptr;
 };
 
-std::mutex entries_mutex;
-// Never destroyed: loops may close, and the table is printed, from atexit
-// handlers that run after static destructors of this library would have.
+struct settings {
+  bool stats = false;
+  std::string trace_path;  // empty: no tracing
+  std::size_t trace_limit = 1000000;
+  std::uint64_t origin_ns = 0;
+};
+
+// Never destroyed: loops may close, and tables and traces are written,
+// from atexit handlers that run after this library's static destructors.
+settings& config() {
+  static auto* s = new settings;
+  return *s;
+}
+std::recursive_mutex entries_mutex;
 std::vector<loop_entry*>& entries() {
   static auto* v = new std::vector<loop_entry*>;
   return *v;
 }
 
-void stats_opened(loop& l) {
-  std::lock_guard<std::mutex> lock(entries_mutex);
+// ---- the trace file ---------------------------------------------------------
+
+std::string trace_file() {
+  std::string path = config().trace_path;
+  const std::string pid = std::to_string(::getpid());
+  if (const auto at = path.find("%p"); at != std::string::npos) return path.replace(at, 2, pid);
+  const char* owner = std::getenv("PHASELOOP_TRACE_PID");
+  return owner != nullptr && pid == owner ? path : path + "." + pid;
+}
+
+void write_trace() {
+  std::lock_guard<std::recursive_mutex> lock(entries_mutex);
+  std::vector<trace_track> tracks;
+  for (const loop_entry* e : entries()) {
+    if (e->trace == nullptr) continue;
+    tracks.push_back({e->trace, "loop " + std::to_string(e->number) + " (thread " + std::to_string(e->thread) + ")",
+                      e->number});
+  }
+  char name[64];
+  std::snprintf(name, sizeof name, "pid %ld", static_cast<long>(::getpid()));
+  const std::string path = trace_file();
+  if (int r = write_chrome_trace(path.c_str(), tracks, config().origin_ns, name); r != 0)
+    std::fprintf(stderr, "phaseloop: cannot write the trace %s: %s\n", path.c_str(), std::strerror(-r));
+}
+
+void on_fatal_signal(int sig) {
+  // Not async-signal-safe (it allocates): a tool's last act before the
+  // process dies of the signal anyway, as the default action would.
+  static volatile sig_atomic_t once = 0;
+  if (once == 0) {
+    once = 1;
+    write_trace();
+  }
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+void catch_if_default(int sig) {
+  struct sigaction old {};
+  if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) return;
+  struct sigaction sa {};
+  sa.sa_handler = on_fatal_signal;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(sig, &sa, nullptr);
+}
+
+// ---- loops opening and closing ---------------------------------------------
+
+void opened(loop& l) {
+  std::lock_guard<std::recursive_mutex> lock(entries_mutex);
   auto* e = new (std::nothrow) loop_entry;
   if (e == nullptr) return;
   e->owner = &l;
   e->number = static_cast<unsigned>(entries().size() + 1);
   e->thread = static_cast<long>(::syscall(SYS_gettid));
+  if (config().stats) e->stats = new (std::nothrow) loop_stats;
+  if (!config().trace_path.empty()) e->trace = new (std::nothrow) trace_recorder(config().trace_limit);
   try {
     entries().push_back(e);
   } catch (...) {
+    delete e->stats;
+    delete e->trace;
     delete e;
     return;
   }
-  l.add_hook(e->stats);
+  if (e->stats != nullptr) l.add_hook(*e->stats);
+  if (e->trace != nullptr) l.add_hook(*e->trace);
 }
 
-void stats_closing(loop& l) {
-  std::lock_guard<std::mutex> lock(entries_mutex);
+void closing(loop& l) {
+  std::lock_guard<std::recursive_mutex> lock(entries_mutex);
+  bool traced = false;
   for (loop_entry* e : entries())
     if (e->owner == &l) {
-      l.remove_hook(e->stats);
+      if (e->stats != nullptr) l.remove_hook(*e->stats);
+      if (e->trace != nullptr) l.remove_hook(*e->trace);
+      traced = traced || e->trace != nullptr;
       e->owner = nullptr;
       e->closed = true;
     }
+  if (traced) write_trace();
 }
 
-void stats_print_all() {
-  std::lock_guard<std::mutex> lock(entries_mutex);
-  for (const loop_entry* e : entries()) {
-    char title[128];
-    std::snprintf(title, sizeof title, "phaseloop stats: pid %ld, loop %u (thread %ld%s)",
-                  static_cast<long>(::getpid()), e->number, e->thread, e->closed ? ", closed" : "");
-    e->stats.print(stderr, title);
-  }
+void at_exit() {
+  std::lock_guard<std::recursive_mutex> lock(entries_mutex);
+  if (config().stats)
+    for (const loop_entry* e : entries()) {
+      if (e->stats == nullptr) continue;
+      char title[128];
+      std::snprintf(title, sizeof title, "phaseloop stats: pid %ld, loop %u (thread %ld%s)",
+                    static_cast<long>(::getpid()), e->number, e->thread, e->closed ? ", closed" : "");
+      e->stats->print(stderr, title);
+    }
   std::fflush(stderr);
+  if (!config().trace_path.empty()) write_trace();
 }
 
 bool enabled(const char* name) {
@@ -81,9 +164,26 @@ bool enabled(const char* name) {
 }
 
 bool install_from_env() {
-  if (!enabled("PHASELOOP_STATS")) return false;
-  set_loop_observer({stats_opened, stats_closing});
-  std::atexit(stats_print_all);
+  settings& s = config();
+  s.stats = enabled("PHASELOOP_STATS");
+  if (const char* t = std::getenv("PHASELOOP_TRACE"); t != nullptr && *t != '\0') {
+    s.trace_path = t;
+    if (const char* n = std::getenv("PHASELOOP_TRACE_LIMIT"); n != nullptr && *n != '\0') {
+      char* end = nullptr;
+      const unsigned long long v = std::strtoull(n, &end, 10);
+      if (*end == '\0') s.trace_limit = static_cast<std::size_t>(v);
+      else std::fprintf(stderr, "phaseloop: PHASELOOP_TRACE_LIMIT=%s is not a number; keeping %zu\n", n, s.trace_limit);
+    }
+    // The first process to see the variable owns the file name.
+    if (std::getenv("PHASELOOP_TRACE_PID") == nullptr)
+      ::setenv("PHASELOOP_TRACE_PID", std::to_string(::getpid()).c_str(), 1);
+    s.origin_ns = loop::hrtime();
+    catch_if_default(SIGTERM);
+    catch_if_default(SIGINT);
+  }
+  if (!s.stats && s.trace_path.empty()) return false;
+  set_loop_observer({opened, closing});
+  std::atexit(at_exit);
   return true;
 }
 

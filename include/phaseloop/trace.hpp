@@ -1,0 +1,81 @@
+#pragma once
+/// Timelines: a trace_recorder is a hook that keeps every phase and every
+/// callback of a loop as timed events, in memory, up to a limit; the
+/// events are written as a Chrome Trace Event file, which Perfetto UI
+/// (ui.perfetto.dev) and chrome://tracing open.
+///
+/// PHASELOOP_TRACE=FILE in the environment records every loop a process
+/// opens (the drop-in libuv.so.1 included) and writes FILE when the process
+/// exits, when a loop closes, and on SIGTERM or SIGINT left at their
+/// default action; PHASELOOP_TRACE_LIMIT sets the events kept per loop.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "phaseloop/hooks.hpp"
+
+namespace phaseloop {
+
+class trace_recorder : public hook {
+ public:
+  /// One recorded event. `what` says which; the other fields are those
+  /// that kind of event uses.
+  struct event {
+    enum kind : std::uint8_t { phase_begin, phase_end, callback_begin, callback_end, counters };
+    std::uint64_t ns = 0;           ///< loop::hrtime() when it happened
+    std::uint64_t iteration = 0;
+    const void* object = nullptr;   ///< the handle or request called back (identity)
+    std::int32_t value = 0;         ///< phase_begin of poll: the timeout; callback_begin: the fd or -1
+    std::uint32_t handles = 0;      ///< counters: active handles
+    std::uint32_t requests = 0;     ///< counters: requests in flight
+    kind what = phase_begin;
+    phase which = phase::timers;
+    callback_kind cb = callback_kind::timer;
+    std::int8_t handle_type = -1;   ///< callback_begin: handle_type of the handle, or -1
+    std::int8_t req_type = -1;      ///< callback_begin: req_type of the request, or -1
+    bool before_loop = false;       ///< phase_begin: the timers pass before iteration 1
+  };
+
+  /// Keeps at most `limit` events (and the ends of slices already begun);
+  /// later ones are counted in dropped().
+  explicit trace_recorder(std::size_t limit = 1000000) : limit_(limit) {}
+
+  const std::vector<event>& events() const noexcept { return events_; }
+  std::uint64_t dropped() const noexcept { return dropped_; }
+
+  void phase_enter(loop& l, const phase_event& e) override;
+  void phase_exit(loop& l, const phase_event& e) override;
+  void callback_enter(loop& l, const callback_event& e) override;
+  void callback_exit(loop& l, const callback_event& e) override;
+
+ private:
+  bool keep_(bool begins) noexcept;
+  void push_(const event& e) noexcept;
+  std::size_t limit_;
+  std::vector<event> events_;
+  std::uint64_t dropped_ = 0;
+  int skipped_open_ = 0;  // slices whose beginning was dropped and that are still open
+  int open_ = 0;          // slices begun and kept, not yet ended
+};
+
+/// One loop's events in a trace file.
+struct trace_track {
+  const trace_recorder* recorder;
+  std::string name;     ///< e.g. "loop 1 (thread 4321)"
+  std::uint32_t id;     ///< its track (the "tid" of the format), unique per file
+};
+
+/// Writes the tracks of this process as one Chrome Trace Event JSON file:
+/// a slice per phase (iteration, poll timeout and time waited), nested
+/// slices per callback (kind, handle type and address, fd, request type),
+/// counters of active handles and requests, an instant for each track's
+/// dropped events. `origin_ns` is the hrtime() that becomes timestamp 0.
+/// 0, a negative errno from the file, or errc::not_supported in a build
+/// without JSON support (nlohmann-json3-dev).
+int write_chrome_trace(const char* path, std::span<const trace_track> tracks, std::uint64_t origin_ns,
+                       const char* process_name) noexcept;
+
+}  // namespace phaseloop

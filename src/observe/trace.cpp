@@ -1,0 +1,124 @@
+// trace_recorder: a hook that keeps each phase and callback as timed
+// events. The cost per event is one clock read and one append; the vector
+// grows by doubling up to the limit, so a recorded loop does not allocate
+// per event once warm.
+
+#include "phaseloop/trace.hpp"
+
+#include "phaseloop/loop.hpp"
+#include "phaseloop/poll.hpp"
+#include "phaseloop/request.hpp"
+#include "phaseloop/stream.hpp"
+#include "phaseloop/udp.hpp"
+
+namespace phaseloop {
+
+namespace {
+
+int fd_of(const handle* h) noexcept {
+  switch (h->type()) {
+    case handle_type::tcp:
+    case handle_type::named_pipe:
+    case handle_type::tty: return static_cast<const stream*>(h)->fd();
+    case handle_type::udp: return static_cast<const udp*>(h)->fd();
+    case handle_type::poll: return static_cast<const poll*>(h)->fd();
+    default: return -1;
+  }
+}
+
+}  // namespace
+
+// Past the limit, a slice is dropped whole: its beginning and its end.
+// Ends of slices already kept are kept beyond the limit, so that every
+// kept slice is closed.
+bool trace_recorder::keep_(bool begins) noexcept {
+  if (begins) {
+    if (events_.size() < limit_ && skipped_open_ == 0) {
+      open_++;
+      return true;
+    }
+    skipped_open_++;
+    dropped_++;
+    return false;
+  }
+  if (skipped_open_ > 0) {
+    skipped_open_--;
+    dropped_++;
+    return false;
+  }
+  if (open_ > 0) open_--;
+  return true;
+}
+
+void trace_recorder::push_(const event& e) noexcept {
+  try {
+    events_.push_back(e);
+  } catch (...) {
+    dropped_++;  // out of memory: the event is lost, and counted
+  }
+}
+
+void trace_recorder::phase_enter(loop& l, const phase_event& e) {
+  if (!keep_(true)) return;
+  event ev;
+  ev.ns = loop::hrtime();
+  ev.iteration = e.iteration;
+  ev.what = event::phase_begin;
+  ev.which = e.which;
+  ev.value = e.timeout;
+  ev.before_loop = e.before_loop;
+  push_(ev);
+  if (e.which == phase::poll && events_.size() < limit_) {
+    event c;
+    c.ns = ev.ns;
+    c.iteration = e.iteration;
+    c.what = event::counters;
+    c.handles = l.active_handles();
+    c.requests = l.active_requests();
+    push_(c);
+  }
+}
+
+void trace_recorder::phase_exit(loop&, const phase_event& e) {
+  if (!keep_(false)) return;
+  event ev;
+  ev.ns = loop::hrtime();
+  ev.iteration = e.iteration;
+  ev.what = event::phase_end;
+  ev.which = e.which;
+  push_(ev);
+}
+
+void trace_recorder::callback_enter(loop&, const callback_event& e) {
+  if (!keep_(true)) return;
+  event ev;
+  ev.ns = loop::hrtime();
+  ev.iteration = e.iteration;
+  ev.what = event::callback_begin;
+  ev.which = e.which;
+  ev.cb = e.kind;
+  ev.value = -1;
+  if (e.handle != nullptr) {
+    ev.object = e.handle;
+    ev.handle_type = static_cast<std::int8_t>(e.handle->type());
+    ev.value = fd_of(e.handle);
+  }
+  if (e.request != nullptr) {
+    if (ev.object == nullptr) ev.object = e.request;
+    ev.req_type = static_cast<std::int8_t>(e.request->type());
+  }
+  push_(ev);
+}
+
+void trace_recorder::callback_exit(loop&, const callback_event& e) {
+  if (!keep_(false)) return;
+  event ev;
+  ev.ns = loop::hrtime();
+  ev.iteration = e.iteration;
+  ev.what = event::callback_end;
+  ev.which = e.which;
+  ev.cb = e.kind;
+  push_(ev);
+}
+
+}  // namespace phaseloop

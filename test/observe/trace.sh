@@ -1,0 +1,112 @@
+#!/bin/sh
+# PHASELOOP_TRACE=FILE writes a Chrome Trace Event file that
+# test/observe/trace_check accepts (JSON, every slice closed and nested,
+# timestamps in order) with the phases and callback kinds the program made:
+# for a program built against phaseloop's libuv API, for a program built
+# against Debian's libuv on the drop-in, with a limit (events dropped and
+# counted), and for a program ended by SIGTERM while it waits in poll.
+#
+# Environment (from make check): CC, DIFF_PL_CFLAGS, DIFF_PL_LIBS,
+# DIFF_REF_CFLAGS, DIFF_REF_LIBS, DIFF_DROPIN_DIR, abs_top_builddir.
+set -u
+check=${abs_top_builddir:?}/test/observe/trace_check
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/trace.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/prog.c" <<'C'
+#include <stdio.h>
+#include <uv.h>
+static int fired;
+static uv_fs_t stat_req;
+static uv_work_t work;
+static void on_timer(uv_timer_t* t) { if (++fired == 3) uv_timer_stop(t); }
+static void on_stat(uv_fs_t* r) { uv_fs_req_cleanup(r); }
+static void do_work(uv_work_t* w) { (void)w; }
+static void after_work(uv_work_t* w, int status) { (void)w; (void)status; }
+static int forever;
+static void on_idle(uv_idle_t* h) {
+  uv_idle_stop(h);
+  if (forever) printf("ready\n"), fflush(stdout);
+}
+static void on_check(uv_check_t* h) { uv_check_stop(h); }
+static void on_close(uv_handle_t* h) { (void)h; }
+int main(int argc, char** argv) {
+  uv_loop_t* loop = uv_default_loop();
+  uv_timer_t t;
+  uv_idle_t i;
+  uv_check_t c;
+  uv_timer_init(loop, &t);
+  /* "forever": a timer that keeps the loop waiting in poll until a signal */
+  forever = argc > 1;
+  if (forever) uv_timer_start(&t, on_timer, 100000, 0);
+  else uv_timer_start(&t, on_timer, 1, 1);
+  uv_idle_init(loop, &i);
+  uv_idle_start(&i, on_idle);
+  uv_check_init(loop, &c);
+  uv_check_start(&c, on_check);
+  uv_fs_stat(loop, &stat_req, argv[0], on_stat);
+  uv_queue_work(loop, &work, do_work, after_work);
+  uv_run(loop, UV_RUN_DEFAULT);
+  uv_close((uv_handle_t*)&t, on_close);
+  uv_close((uv_handle_t*)&i, on_close);
+  uv_close((uv_handle_t*)&c, on_close);
+  uv_run(loop, UV_RUN_DEFAULT);
+  return uv_loop_close(loop) == 0 && fired == 3 ? 0 : 1;
+}
+C
+status=0
+phases=timers,pending,idle,prepare,poll,check,closing
+kinds=timer,idle,check,fs,"work done",close
+
+# run NAME OUT COMMAND...: the command succeeds with PHASELOOP_TRACE=OUT and
+# OUT passes trace_check with every phase and callback kind.
+run() {
+  name=$1 out=$2
+  shift 2
+  if ! env PHASELOOP_TRACE="$out" "$@" > "$tmp/log" 2>&1; then
+    echo "FAIL $name: the program failed"; cat "$tmp/log"; status=1; return
+  fi
+  if "$check" "$out" --phases "$phases" --kinds "$kinds" > "$tmp/log"; then
+    echo "ok: $name: $(cat "$tmp/log")"
+  else
+    echo "FAIL $name:"; cat "$tmp/log"; status=1
+  fi
+}
+
+# shellcheck disable=SC2086
+${CC:-cc} $DIFF_PL_CFLAGS -o "$tmp/pl" "$tmp/prog.c" $DIFF_PL_LIBS || { echo "FAIL: build"; exit 1; }
+run "libphaseloop" "$tmp/pl.json" "$tmp/pl"
+
+# A limit of 40 events: the file is still well formed and says how many
+# events it dropped.
+if PHASELOOP_TRACE="$tmp/limit.json" PHASELOOP_TRACE_LIMIT=40 "$tmp/pl" &&
+    "$check" "$tmp/limit.json" --phases timers > "$tmp/log" &&
+    grep -q '"dropped_events":[1-9]' "$tmp/limit.json" && grep -q '"events dropped"' "$tmp/limit.json"; then
+  echo "ok: limit: $(cat "$tmp/log")"
+else
+  echo "FAIL limit: no well-formed trace that counts its dropped events"; cat "$tmp/log"; status=1
+fi
+
+# SIGTERM while the loop waits in poll: the file is written, its open
+# slices closed as unfinished.
+PHASELOOP_TRACE="$tmp/term.json" "$tmp/pl" forever > "$tmp/ready" &
+pid=$!
+n=0
+while [ $n -lt 100 ] && ! grep -q ready "$tmp/ready"; do n=$((n + 1)); sleep 0.1; done
+sleep 0.3  # into the poll phase's wait
+kill -TERM $pid
+wait $pid
+if [ -e "$tmp/term.json" ] && "$check" "$tmp/term.json" --phases timers,poll > "$tmp/log" &&
+    grep -q '"unfinished":true' "$tmp/term.json"; then
+  echo "ok: SIGTERM: $(cat "$tmp/log")"
+else
+  echo "FAIL SIGTERM: no well-formed trace with the poll left unfinished"; cat "$tmp/log"; status=1
+fi
+
+if pkg-config --exists libuv 2> /dev/null; then
+  # shellcheck disable=SC2086
+  ${CC:-cc} $DIFF_REF_CFLAGS -o "$tmp/ref" "$tmp/prog.c" $DIFF_REF_LIBS || { echo "FAIL: build (libuv)"; exit 1; }
+  run "Debian's libuv program on the drop-in" "$tmp/ref.json" env "LD_LIBRARY_PATH=${DIFF_DROPIN_DIR:?}" "$tmp/ref"
+else
+  echo "note: no libuv for pkg-config; the drop-in half did not run"
+fi
+exit $status
