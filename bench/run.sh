@@ -6,8 +6,8 @@
 # builds interleaved, and prints one table row per measurement.
 #
 # phaseloop side (skipped when PL_CFLAGS is unset):
-#   PL_CFLAGS  compiler flags that make <uv.h> resolve to compat/uv.h,
-#              e.g. -I/path/to/phaseloop/compat
+#   PL_CFLAGS  compiler flags that make <uv.h> resolve to include/phaseloop/uv/uv.h,
+#              e.g. -I/path/to/phaseloop/include/phaseloop/uv
 #   PL_LIBS    linker flags for the library, e.g.
 #              -L/path/to/build/.libs -lphaseloop-uv -Wl,-rpath,/path/to/build/.libs
 #

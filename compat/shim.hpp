@@ -44,7 +44,4 @@ inline To cb_cast(From f) {
   return reinterpret_cast<To>(f);
 }
 
-/// uv_cancel() of a uv_random request (uv_os.cpp).
-int cancel_random(uv_random_t* req) noexcept;
-
 }  // namespace phaseloop::compat

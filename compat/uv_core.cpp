@@ -12,6 +12,8 @@
 
 #include "phaseloop/dns.hpp"
 #include "phaseloop/phaseloop.hpp"
+#include "phaseloop/os.hpp"
+#include "phaseloop/random.hpp"
 #include "uv.h"
 #include "shim.hpp"
 
@@ -144,34 +146,20 @@ void uv_walk(uv_loop_t* loop, uv_walk_cb walk_cb, void* arg) {
   L(loop).walk(cb_cast<pl::walk_cb>(walk_cb), arg);
 }
 
-// Prints "[RAI] type address" per handle: Referenced, Active, Internal.
-static void print_handles(uv_loop_t* loop, int only_active, FILE* stream) {
-  if (loop == nullptr) loop = uv_default_loop();
-  if (stream == nullptr) stream = stderr;
-  struct ctx_t {
-    int only_active;
-    FILE* out;
-  } ctx{only_active, stream};
-  L(loop).walk_all(
-      [](pl::handle* h, void* arg) {
-        auto* c = static_cast<ctx_t*>(arg);
-        if (c->only_active && !h->is_active()) return;
-        std::fprintf(c->out, "[%c%c%c] %-8s %p\n", h->has_ref() ? 'R' : '-', h->is_active() ? 'A' : '-',
-                     h->is_internal() ? 'I' : '-', pl::handle_type_name(h->type()), static_cast<void*>(h));
-      },
-      &ctx);
+void uv_print_all_handles(uv_loop_t* loop, FILE* stream) {
+  L(loop != nullptr ? loop : uv_default_loop()).print_handles(stream, false);
 }
-
-void uv_print_all_handles(uv_loop_t* loop, FILE* stream) { print_handles(loop, 0, stream); }
-void uv_print_active_handles(uv_loop_t* loop, FILE* stream) { print_handles(loop, 1, stream); }
+void uv_print_active_handles(uv_loop_t* loop, FILE* stream) {
+  L(loop != nullptr ? loop : uv_default_loop()).print_handles(stream, true);
+}
 
 // ---- handles --------------------------------------------------------------
 
 void uv_close(uv_handle_t* handle, uv_close_cb close_cb) {
   // A second close is reported, not acted on (libuv aborts on it).
   if (H(handle).close(cb_cast<pl::close_cb>(close_cb)) != 0)
-    std::fprintf(stderr, "phaseloop: uv_close() called twice on %s handle %p; ignored\n",
-                 pl::handle_type_name(H(handle).type()), static_cast<void*>(handle));
+    pl::os::warn("uv_close() called twice on %s handle %p; ignored", pl::handle_type_name(H(handle).type()),
+                 static_cast<void*>(handle));
 }
 
 int uv_is_active(const uv_handle_t* handle) { return H(handle).is_active() ? 1 : 0; }
@@ -230,7 +218,7 @@ int uv_cancel(uv_req_t* req) {
     case UV_GETNAMEINFO:
       return as<pl::getnameinfo_req>(req).cancel();
     case UV_RANDOM:
-      return cancel_random(reinterpret_cast<uv_random_t*>(req));
+      return as<pl::random_req>(req).cancel();
     default:
       return UV_EINVAL;
   }

@@ -1,6 +1,6 @@
-// Error names and messages, generated from UV_ERRNO_MAP so that the list of
-// codes exists once (compat/uv/errno.h). Also serves the C++ API's
-// phaseloop::error_name / error_message.
+// libuv's error names and messages over phaseloop::error_name and
+// error_message (one list of codes: phaseloop/errors.h), with libuv's text
+// for codes it does not know.
 
 #include <cstdio>
 #include <cstdlib>
@@ -8,32 +8,6 @@
 
 #include "phaseloop/types.hpp"
 #include "uv.h"
-
-namespace phaseloop {
-
-const char* error_name(int code) noexcept {
-  switch (code) {
-#define PHASELOOP_ERR_NAME(name, msg) \
-  case UV_##name:                     \
-    return #name;
-    UV_ERRNO_MAP(PHASELOOP_ERR_NAME)
-#undef PHASELOOP_ERR_NAME
-  }
-  return nullptr;
-}
-
-const char* error_message(int code) noexcept {
-  switch (code) {
-#define PHASELOOP_ERR_MSG(name, msg) \
-  case UV_##name:                    \
-    return msg;
-    UV_ERRNO_MAP(PHASELOOP_ERR_MSG)
-#undef PHASELOOP_ERR_MSG
-  }
-  return nullptr;
-}
-
-}  // namespace phaseloop
 
 namespace {
 

@@ -136,7 +136,7 @@ const char* phaseloop_phase_name(phaseloop_phase phase) {
 }
 
 phaseloop_tracer_t* phaseloop_tracer_new(FILE* out, int verbose) {
-  return new (std::nothrow) phaseloop_tracer_s{pl::tracer(out ? out : stdout, verbose != 0)};
+  return new (std::nothrow) phaseloop_tracer_s{pl::tracer(out, verbose != 0)};
 }
 
 // NULL arguments are ignored: these functions have no error to return.

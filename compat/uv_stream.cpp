@@ -3,13 +3,7 @@
 // function converts pointers and forwards; argument checks libuv makes in
 // its common layer are made here.
 
-#include <fcntl.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
-#include <unistd.h>
-
-#include <cerrno>
 
 #include <cstddef>
 #include <new>
@@ -83,22 +77,6 @@ inline const pl::fs_buf* B(const uv_buf_t* b) { return reinterpret_cast<const pl
 template <class P, class C>
 P& R(C* mem) { return *reinterpret_cast<P*>(mem); }
 
-
-// uv_pipe and uv_socketpair: makes each end non-blocking when its flags ask
-// (UV_NONBLOCK_PIPE), then gives both to the caller, or closes both.
-int hand_over_pair(int temp[2], int flags0, int flags1, int fds[2]) {
-  int on = 1;
-  if (((flags0 & UV_NONBLOCK_PIPE) && ioctl(temp[0], FIONBIO, &on) != 0) ||
-      ((flags1 & UV_NONBLOCK_PIPE) && ioctl(temp[1], FIONBIO, &on) != 0)) {
-    const int err = -errno;
-    ::close(temp[0]);
-    ::close(temp[1]);
-    return err;
-  }
-  fds[0] = temp[0];
-  fds[1] = temp[1];
-  return 0;
-}
 
 }  // namespace
 
@@ -227,18 +205,6 @@ int uv_pipe_getsockname(const uv_pipe_t* handle, char* buffer, size_t* size) {
 
 int uv_pipe_getpeername(const uv_pipe_t* handle, char* buffer, size_t* size) {
   return P(handle).peername(buffer, size);
-}
-
-int uv_pipe(uv_file fds[2], int read_flags, int write_flags) {
-  int temp[2];
-  if (::pipe2(temp, O_CLOEXEC) != 0) return -errno;
-  return hand_over_pair(temp, read_flags, write_flags, fds);
-}
-
-int uv_socketpair(int type, int protocol, uv_os_sock_t fds[2], int flags0, int flags1) {
-  int temp[2];
-  if (::socketpair(AF_UNIX, type | SOCK_CLOEXEC, protocol, temp) != 0) return -errno;
-  return hand_over_pair(temp, flags0, flags1, fds);
 }
 
 void uv_pipe_pending_instances(uv_pipe_t*, int) {}  // Windows only

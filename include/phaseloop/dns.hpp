@@ -47,18 +47,18 @@ struct dns_access;
 /// Resolver errors: libuv's UV_EAI_* values. Lookups report these, or a
 /// negative errno for a system error.
 namespace eai {
-inline constexpr int addrfamily = -3000;  ///< the host has no address of that family
-inline constexpr int again = -3001;       ///< temporary failure (a server timed out)
-inline constexpr int badflags = -3002;    ///< bad ai_flags / NI_* flags
-inline constexpr int canceled = -3003;    ///< canceled with cancel()
-inline constexpr int fail = -3004;        ///< permanent failure
-inline constexpr int family = -3005;      ///< ai_family not supported
-inline constexpr int memory = -3006;      ///< out of memory
-inline constexpr int nodata = -3007;      ///< the name exists but has no address
-inline constexpr int noname = -3008;      ///< unknown node or service
-inline constexpr int overflow = -3009;    ///< a result does not fit its buffer
-inline constexpr int service = -3010;     ///< service not known for the socket type
-inline constexpr int socktype = -3011;    ///< ai_socktype not supported
+inline constexpr int addrfamily = PHASELOOP_EAI_ADDRFAMILY;  ///< the host has no address of that family
+inline constexpr int again = PHASELOOP_EAI_AGAIN;  ///< temporary failure (a server timed out)
+inline constexpr int badflags = PHASELOOP_EAI_BADFLAGS;  ///< bad ai_flags / NI_* flags
+inline constexpr int canceled = PHASELOOP_EAI_CANCELED;  ///< canceled with cancel()
+inline constexpr int fail = PHASELOOP_EAI_FAIL;  ///< permanent failure
+inline constexpr int family = PHASELOOP_EAI_FAMILY;  ///< ai_family not supported
+inline constexpr int memory = PHASELOOP_EAI_MEMORY;  ///< out of memory
+inline constexpr int nodata = PHASELOOP_EAI_NODATA;  ///< the name exists but has no address
+inline constexpr int noname = PHASELOOP_EAI_NONAME;  ///< unknown node or service
+inline constexpr int overflow = PHASELOOP_EAI_OVERFLOW;  ///< a result does not fit its buffer
+inline constexpr int service = PHASELOOP_EAI_SERVICE;  ///< service not known for the socket type
+inline constexpr int socktype = PHASELOOP_EAI_SOCKTYPE;  ///< ai_socktype not supported
 }  // namespace eai
 
 /// Frees a list from getaddrinfo_req (the C library's freeaddrinfo: the

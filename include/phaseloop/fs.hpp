@@ -338,7 +338,7 @@ class fs_req : public req {
   fs_stat statbuf_{};                   // offset 112
 
   // Arguments, in the bytes libuv keeps private (168 of them).
-  // The rest is ordered as libuv's private fields, whose names compat/uv.h
+  // The rest is ordered as libuv's private fields, whose names include/phaseloop/uv/uv.h
   // gives them too: new_path and bufs at libuv's offsets (programs and
   // libuv's own tests read them), the pool entry where libuv's work_req is.
   const char* new_path_ = nullptr;  // offset 272: second path, in path_'s allocation

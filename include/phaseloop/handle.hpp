@@ -82,7 +82,7 @@ class handle {
   };
 
   // The layout is libuv's: members a C program may use sit at libuv's
-  // offsets (test/layout checks them through compat/uv.h).
+  // offsets (test/layout checks them through include/phaseloop/uv/uv.h).
   phaseloop::loop* loop_;        // offset 8, libuv's `loop`
   handle_type type_;             // offset 16, libuv's `type`
   close_cb close_cb_;            // offset 24, libuv's `close_cb`

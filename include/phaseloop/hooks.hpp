@@ -35,9 +35,10 @@ enum class callback_kind : std::uint8_t {
   timer, idle, prepare, check, async, signal, close, work_done, pending, io,
   fs,  ///< an fs_req completed (poll phase)
   dns,  ///< a getaddrinfo_req or getnameinfo_req completed (poll phase)
+  random,  ///< a random_req completed (poll phase)
 };
 
-/// "timer", "idle", ..., "work done", "fs", "dns".
+/// "timer", "idle", ..., "work done", "fs", "dns", "random".
 const char* callback_kind_name(callback_kind k) noexcept;
 
 /// What a callback hook is told.

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <mutex>
 
 #include "phaseloop/async.hpp"
@@ -111,6 +112,10 @@ class loop {
   void walk(walk_cb cb, void* arg);
   /// As walk(), but also visits the loop's internal handles.
   void walk_all(walk_cb cb, void* arg);
+  /// Prints "[RAI] type address" per handle, internal ones included, to
+  /// `out` (null: stderr): Referenced, Active, Internal, '-' when not.
+  /// libuv's uv_print_all_handles / uv_print_active_handles.
+  void print_handles(std::FILE* out, bool active_only);
   /// Number of active referenced handles (what keeps the loop alive).
   unsigned active_handles() const noexcept { return active_handles_; }
   /// Number of requests in flight.

@@ -21,9 +21,9 @@ namespace phaseloop {
 
 class tracer : public hook {
  public:
-  /// Writes to `out` (not owned). Loop thread only.
+  /// Writes to `out` (not owned; null: stdout). Loop thread only.
   explicit tracer(std::FILE* out = stdout, bool verbose = false) noexcept
-      : out_(out), verbose_(verbose) {}
+      : out_(out != nullptr ? out : stdout), verbose_(verbose) {}
   /// Prints the folded line of quiet phases still waiting, if any. Call it
   /// when a run returns (the C API's detach does). The destructor does not:
   /// the stream is not the tracer's and may be closed by then.

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstdint>
 
+#include "phaseloop/errors.h"
+
 namespace phaseloop {
 
 class loop;
@@ -105,18 +107,19 @@ const char* handle_type_name(handle_type t) noexcept;
 /// libuv's name of a request type ("work", "fs", ...), or nullptr.
 const char* req_type_name(req_type t) noexcept;
 
-/// Error codes are negative errno values, as libuv's. These are the ones the
-/// core returns; every libuv code is known to `error_name`/`error_message`.
+/// Error codes are negative errno values, as libuv's; phaseloop/errors.h
+/// lists them all (PHASELOOP_E*). These are the ones the core returns most;
+/// every code is known to `error_name`/`error_message`.
 namespace errc {
 inline constexpr int ok = 0;
-inline constexpr int busy = -EBUSY;
-inline constexpr int invalid = -EINVAL;
-inline constexpr int canceled = -ECANCELED;
-inline constexpr int no_memory = -ENOMEM;
-inline constexpr int again = -EAGAIN;
-inline constexpr int not_supported = -ENOTSUP;
-inline constexpr int no_such_process = -ESRCH;
-inline constexpr int eof = -4095;
+inline constexpr int busy = PHASELOOP_EBUSY;
+inline constexpr int invalid = PHASELOOP_EINVAL;
+inline constexpr int canceled = PHASELOOP_ECANCELED;
+inline constexpr int no_memory = PHASELOOP_ENOMEM;
+inline constexpr int again = PHASELOOP_EAGAIN;
+inline constexpr int not_supported = PHASELOOP_ENOTSUP;
+inline constexpr int no_such_process = PHASELOOP_ESRCH;
+inline constexpr int eof = PHASELOOP_EOF;
 }  // namespace errc
 
 /// libuv's short name of an error code ("EINVAL", "EOF", ...). For codes

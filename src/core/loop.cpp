@@ -12,6 +12,8 @@
 #include <new>
 #include <system_error>
 
+#include <cstdio>
+
 #include "core/internal.hpp"
 
 namespace phaseloop {
@@ -261,6 +263,21 @@ void loop::walk_(walk_cb cb, void* arg) {
 
 void loop::walk(walk_cb cb, void* arg) { walk_<false>(cb, arg); }
 void loop::walk_all(walk_cb cb, void* arg) { walk_<true>(cb, arg); }
+
+void loop::print_handles(std::FILE* out, bool active_only) {
+  struct target {
+    std::FILE* out;
+    bool active_only;
+  } where{out != nullptr ? out : stderr, active_only};
+  walk_all(
+      [](handle* h, void* arg) {
+        const auto* t = static_cast<const target*>(arg);
+        if (t->active_only && !h->is_active()) return;
+        std::fprintf(t->out, "[%c%c%c] %-8s %p\n", h->has_ref() ? 'R' : '-', h->is_active() ? 'A' : '-',
+                     h->is_internal() ? 'I' : '-', handle_type_name(h->type()), static_cast<void*>(h));
+      },
+      &where);
+}
 
 bool loop::add_hook(hook& h) noexcept {
   if (hook::list::linked(h)) return false;

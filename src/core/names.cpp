@@ -74,6 +74,7 @@ const char* callback_kind_name(callback_kind k) noexcept {
     case callback_kind::io: return "io";
     case callback_kind::fs: return "fs";
     case callback_kind::dns: return "dns";
+    case callback_kind::random: return "random";
   }
   return "?";
 }

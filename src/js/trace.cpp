@@ -81,6 +81,7 @@ const char* callback_name(callback_kind k) {
     case callback_kind::io: return "I/O callback";
     case callback_kind::fs: return "fs request done";
     case callback_kind::dns: return "dns request done";
+    case callback_kind::random: return "random request done";
   }
   return "callback";
 }

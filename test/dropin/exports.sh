@@ -1,5 +1,5 @@
 #!/bin/sh
-# The drop-in libuv.so.1 exports exactly the functions compat/uv.h declares
+# The drop-in libuv.so.1 exports exactly the functions include/phaseloop/uv/uv.h declares
 # (UV_EXTERN) -- no C++ internals, no phaseloop extensions -- and, when
 # Debian's libuv is installed, exactly the functions it exports. Outside
 # the sanitizer build it needs no libstdc++.so (linked in statically). It
@@ -14,15 +14,15 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/exports.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
 nm -D --defined-only "$lib" | awk '{ print $NF }' | LC_ALL=C sort > "$tmp/dropin"
-sed -n 's/^UV_EXTERN[^(]*[ *]\([A-Za-z_0-9]*\)(.*/\1/p' "$top/compat/uv.h" | LC_ALL=C sort > "$tmp/header"
+sed -n 's/^UV_EXTERN[^(]*[ *]\([A-Za-z_0-9]*\)(.*/\1/p' "$top/include/phaseloop/uv/uv.h" | LC_ALL=C sort > "$tmp/header"
 status=0
-[ -s "$tmp/header" ] || { echo "FAIL: no UV_EXTERN declaration found in compat/uv.h"; exit 1; }
+[ -s "$tmp/header" ] || { echo "FAIL: no UV_EXTERN declaration found in include/phaseloop/uv/uv.h"; exit 1; }
 if ! cmp -s "$tmp/dropin" "$tmp/header"; then
-  echo "FAIL: $lib exports differ from compat/uv.h's UV_EXTERN functions (< header only, > exported only):"
+  echo "FAIL: $lib exports differ from include/phaseloop/uv/uv.h's UV_EXTERN functions (< header only, > exported only):"
   diff "$tmp/header" "$tmp/dropin" | grep '^[<>]' | head -40
   status=1
 else
-  echo "ok: $lib exports the $(wc -l < "$tmp/dropin") functions compat/uv.h declares, nothing else"
+  echo "ok: $lib exports the $(wc -l < "$tmp/dropin") functions include/phaseloop/uv/uv.h declares, nothing else"
 fi
 if real=$(pkg-config --variable=libdir libuv 2> /dev/null) && [ -e "$real/libuv.so.1" ]; then
   nm -D --defined-only "$real/libuv.so.1" | awk '{ print $NF }' | LC_ALL=C sort > "$tmp/real"

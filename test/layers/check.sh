@@ -6,7 +6,8 @@
 #   include/phaseloop   public API          <- everything
 #   src/core            the loop            <- src/io, src/os
 #   src/os, src/io      OS facts, handles   (src/io may use src/core's seam)
-#   compat              libuv's C API       over the public API only
+#   compat              libuv's C API       over the public API only (and its
+#                                           own headers, include/phaseloop/uv)
 #   src/observe         stats, tracing      over the public API only
 #   src/node, src/browser  the layers       over the public API only
 #   src/js              the runner          over the public API and itself

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Build abi_smoke.c against compat/uv.h, link it with a libuv-ABI library
+# Build abi_smoke.c against include/phaseloop/uv/uv.h, link it with a libuv-ABI library
 # and run it.  By default the library is the system libuv (pkg-config
-# libuv), which proves that compat/uv.h's layouts are libuv's; set UV_LIBS
+# libuv), which proves that include/phaseloop/uv/uv.h's layouts are libuv's; set UV_LIBS
 # to link against phaseloop instead.
 #
 # Environment: CC (default cc), UV_LIBS (link flags), srcdir (automake).
@@ -14,13 +14,13 @@ CC=${CC:-cc}
 here=$(cd "$(dirname "$0")" && pwd)
 top=
 for cand in "$here/../.." "${srcdir:-.}" "${srcdir:-.}/../.."; do
-  if [ -f "$cand/compat/uv.h" ] && [ -f "$cand/test/layout/abi_smoke.c" ]; then
+  if [ -f "$cand/include/phaseloop/uv/uv.h" ] && [ -f "$cand/test/layout/abi_smoke.c" ]; then
     top=$(cd "$cand" && pwd)
     break
   fi
 done
 if [ -z "$top" ]; then
-  echo "abi_check.sh: cannot find compat/uv.h and test/layout/abi_smoke.c" >&2
+  echo "abi_check.sh: cannot find include/phaseloop/uv/uv.h and test/layout/abi_smoke.c" >&2
   exit 1
 fi
 
@@ -32,9 +32,9 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/phaseloop-abi.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT HUP INT TERM
 
 # shellcheck disable=SC2086
-if ! $CC -std=gnu11 -Wall -Wextra -I"$top/compat" -c "$top/test/layout/abi_smoke.c" \
+if ! $CC -std=gnu11 -Wall -Wextra -I"$top/include/phaseloop/uv" -c "$top/test/layout/abi_smoke.c" \
      -o "$tmp/abi_smoke.o" 2> "$tmp/err"; then
-  cat "$tmp/err"; echo "FAIL: abi_smoke.c does not compile against compat/uv.h"
+  cat "$tmp/err"; echo "FAIL: abi_smoke.c does not compile against include/phaseloop/uv/uv.h"
   exit 1
 fi
 # shellcheck disable=SC2086

@@ -1,7 +1,7 @@
-/* ABI smoke test: a small libuv program compiled against compat/uv.h.
+/* ABI smoke test: a small libuv program compiled against include/phaseloop/uv/uv.h.
  *
  * abi_smoke.sh links it with the system's libuv 1.44.2: if it runs, the
- * struct layouts of compat/uv.h really are libuv's (libuv itself reads and
+ * struct layouts of include/phaseloop/uv/uv.h really are libuv's (libuv itself reads and
  * writes the public fields checked below).  The same source can later be
  * linked against phaseloop.
  */

@@ -1,8 +1,8 @@
 #!/bin/sh
-# Compare the layout of phaseloop's compat/uv.h with the system libuv header.
+# Compare the layout of phaseloop's include/phaseloop/uv/uv.h with the system libuv header.
 #
 # Builds test/layout/probe.c twice -- once against the installed libuv
-# <uv.h> and once against compat/uv.h -- runs both and diffs their output
+# <uv.h> and once against include/phaseloop/uv/uv.h -- runs both and diffs their output
 # (sizes, alignments, offsets, constant values).  Does this in two feature
 # modes: the compiler default and -D_GNU_SOURCE.
 #
@@ -21,17 +21,17 @@ CC=${CC:-cc}
 here=$(cd "$(dirname "$0")" && pwd)
 top=
 for cand in "$here/../.." "${srcdir:-.}" "${srcdir:-.}/../.."; do
-  if [ -f "$cand/compat/uv.h" ] && [ -f "$cand/test/layout/probe.c" ]; then
+  if [ -f "$cand/include/phaseloop/uv/uv.h" ] && [ -f "$cand/test/layout/probe.c" ]; then
     top=$(cd "$cand" && pwd)
     break
   fi
 done
 if [ -z "$top" ]; then
-  echo "check.sh: cannot find compat/uv.h and test/layout/probe.c" >&2
+  echo "check.sh: cannot find include/phaseloop/uv/uv.h and test/layout/probe.c" >&2
   exit 1
 fi
 probe="$top/test/layout/probe.c"
-compat="$top/compat"
+compat="$top/include/phaseloop/uv"
 
 if [ -z "${UV_SYSTEM_CFLAGS+set}" ]; then
   UV_SYSTEM_CFLAGS=$(pkg-config --cflags libuv 2>/dev/null || true)
@@ -64,8 +64,8 @@ for mode in default gnu; do
     cat "$tmp/err" >&2; echo "FAIL: cannot preprocess probe against compat/"
     exit 1
   fi
-  if ! grep -q "compat/uv.h" "$tmp/deps"; then
-    echo "FAIL: compat/uv.h was not used by the compat build"; exit 1
+  if ! grep -q "include/phaseloop/uv/uv.h" "$tmp/deps"; then
+    echo "FAIL: include/phaseloop/uv/uv.h was not used by the compat build"; exit 1
   fi
   if tr ' \\' '\n\n' < "$tmp/deps" | grep -v "^$compat/" | grep -q '/uv\(/.*\)\{0,1\}\.h$'; then
     echo "FAIL: the compat build also included a libuv header:"
@@ -75,8 +75,8 @@ for mode in default gnu; do
   # ... and the reference build must not pick up ours.
   # shellcheck disable=SC2086
   $CC $std $modeflags $UV_SYSTEM_CFLAGS -M "$probe" > "$tmp/deps.sys" 2>/dev/null
-  if grep -q "compat/uv" "$tmp/deps.sys"; then
-    echo "FAIL: the system build picked up compat/uv.h"; exit 1
+  if grep -q "phaseloop/uv/uv" "$tmp/deps.sys"; then
+    echo "FAIL: the system build picked up include/phaseloop/uv/uv.h"; exit 1
   fi
 
   # 2. Build and run both probes.
@@ -87,7 +87,7 @@ for mode in default gnu; do
   fi
   # shellcheck disable=SC2086
   if ! $CC $std $modeflags -I"$compat" "$probe" -o "$tmp/probe_ours" 2> "$tmp/err"; then
-    cat "$tmp/err" >&2; echo "FAIL: probe does not build against compat/uv.h"
+    cat "$tmp/err" >&2; echo "FAIL: probe does not build against include/phaseloop/uv/uv.h"
     exit 1
   fi
   "$tmp/probe_sys" > "$tmp/sys.out" || { echo "FAIL: system probe crashed"; exit 1; }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every macro name libuv's headers leave defined is defined by compat/uv.h.
+# Every macro name libuv's headers leave defined is defined by include/phaseloop/uv/uv.h.
 #
 # The names are those of the system libuv's headers (Debian's libuv1-dev):
 # the macros the preprocessor still knows after `#include <uv.h>` whose
@@ -13,7 +13,7 @@
 set -u
 CC=${CC:-cc}
 here=$(cd "$(dirname "$0")" && pwd)
-compat=$(cd "$here/../../compat" && pwd)
+compat=$(cd "$here/../../include/phaseloop/uv" && pwd)
 if [ -z "${UV_SYSTEM_CFLAGS+set}" ]; then
   UV_SYSTEM_CFLAGS=$(pkg-config --cflags libuv 2>/dev/null || true)
 fi
@@ -45,7 +45,7 @@ for mode in default gnu; do
   names $modeflags -I"$compat" > "$tmp/ours"
   comm -23 "$tmp/want" "$tmp/ours" > "$tmp/missing"
   if [ -s "$tmp/missing" ]; then
-    echo "macros ($mode mode): $(wc -l < "$tmp/missing") of libuv's $(wc -l < "$tmp/want") are missing from compat/uv.h:"
+    echo "macros ($mode mode): $(wc -l < "$tmp/missing") of libuv's $(wc -l < "$tmp/want") are missing from include/phaseloop/uv/uv.h:"
     sed 's/^/  /' "$tmp/missing"
     status=1
   else

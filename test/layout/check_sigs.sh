@@ -1,5 +1,5 @@
 #!/bin/sh
-# Compare the declarations of compat/uv.h with the system libuv header,
+# Compare the declarations of include/phaseloop/uv/uv.h with the system libuv header,
 # using clang's AST dump (types as the compiler sees them, with typedef
 # names kept):
 #   1. every uv_* function: same set of names, identical types;
@@ -18,13 +18,13 @@ CLANG=${CLANG:-clang}
 here=$(cd "$(dirname "$0")" && pwd)
 top=
 for cand in "$here/../.." "${srcdir:-.}" "${srcdir:-.}/../.."; do
-  if [ -f "$cand/compat/uv.h" ]; then
+  if [ -f "$cand/include/phaseloop/uv/uv.h" ]; then
     top=$(cd "$cand" && pwd)
     break
   fi
 done
 if [ -z "$top" ]; then
-  echo "check_sigs.sh: cannot find compat/uv.h" >&2
+  echo "check_sigs.sh: cannot find include/phaseloop/uv/uv.h" >&2
   exit 1
 fi
 
@@ -98,10 +98,10 @@ dump() {
 }
 
 dump sys
-dump ours -I"$top/compat"
+dump ours -I"$top/include/phaseloop/uv"
 
-if grep -q 'compat/uv' "$tmp/sys.ast"; then
-  echo "FAIL: the system dump read compat/uv.h"; exit 1
+if grep -q 'phaseloop/uv/uv' "$tmp/sys.ast"; then
+  echo "FAIL: the system dump read include/phaseloop/uv/uv.h"; exit 1
 fi
 if grep -q '/usr/include/uv' "$tmp/ours.ast"; then
   echo "FAIL: the compat dump read a system libuv header"; exit 1

@@ -1,7 +1,7 @@
 /* Layout probe for the libuv-compatible header.
  *
  * Compiled once against the system libuv header and once against
- * phaseloop's compat/uv.h (see check.sh); both programs must print exactly
+ * phaseloop's include/phaseloop/uv/uv.h (see check.sh); both programs must print exactly
  * the same lines.  Only the header is used: no library function is called.
  *
  * Output lines, in the order of the lists below:

@@ -52,7 +52,7 @@ check() {
 if ${CC:-cc} $DIFF_PL_CFLAGS -o "$tmp/pl" "$tmp/prog.c" $DIFF_PL_LIBS; then
   check "libphaseloop" "$tmp/pl"
 else
-  echo "FAIL: the program does not build against compat/uv.h"; status=1
+  echo "FAIL: the program does not build against include/phaseloop/uv/uv.h"; status=1
 fi
 
 if pkg-config --exists libuv 2> /dev/null; then

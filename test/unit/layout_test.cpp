@@ -1,4 +1,4 @@
-// The C++ objects against compat/uv.h: every C++ handle, request and loop
+// The C++ objects against include/phaseloop/uv/uv.h: every C++ handle, request and loop
 // fits in its libuv struct, and the members libuv documents as public are
 // where C code reads them. Members are read through the C struct's offsets
 // (memcpy from the object's bytes), as a C program would see them.

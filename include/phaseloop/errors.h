@@ -1,24 +1,114 @@
-/* phaseloop: error codes of the libuv-compatible interface.
+/* phaseloop's error codes: the one list of them, for C and C++.
  *
- * Every failing call reports a negative int.  On Linux an error that has a
- * matching errno is simply that errno negated (UV_ENOENT == -ENOENT); the
- * few conditions with no errno equivalent use fixed numbers below -3000.
- * The numbers are part of the ABI and equal libuv 1.44.2's on Linux.
+ * Every failing call reports a negative int.  On Linux an error with a
+ * matching errno is that errno negated (PHASELOOP_ENOENT == -ENOENT); the
+ * conditions Linux has no errno for use fixed numbers below -3000.  The
+ * numbers, names and descriptions are libuv 1.44.2's on Linux: the C API
+ * (uv/errno.h) names them UV_*, the C++ API's error_name() and
+ * error_message() read them from here.
+ *
+ * C-compatible: included by the libuv-compatible uv.h as well.
  */
-#ifndef UV_ERRNO_H_
-#define UV_ERRNO_H_
+#ifndef PHASELOOP_ERRORS_H_
+#define PHASELOOP_ERRORS_H_
 
 #include <errno.h>
 
 #if !defined(__linux__)
-# error "phaseloop's uv.h describes the Linux ABI only"
+# error "phaseloop describes the Linux ABI only"
 #endif
 
-/* UV_ERRNO_MAP(XX) invokes XX(NAME, "description") once per error code,
- * NAME being the code without its UV_ prefix.  Typical use:
- *   #define XX(name, msg) case UV_##name: return msg;
- * The order and the descriptions match libuv 1.44.2 (uv_strerror() text). */
-#define UV_ERRNO_MAP(XX)                                                \
+/* The codes, grouped by origin: a Linux errno negated, then resolver
+ * failures, then conditions Linux has no errno for. */
+#define PHASELOOP_E2BIG            (-E2BIG)
+#define PHASELOOP_EACCES           (-EACCES)
+#define PHASELOOP_EADDRINUSE       (-EADDRINUSE)
+#define PHASELOOP_EADDRNOTAVAIL    (-EADDRNOTAVAIL)
+#define PHASELOOP_EAFNOSUPPORT     (-EAFNOSUPPORT)
+#define PHASELOOP_EAGAIN           (-EAGAIN)
+#define PHASELOOP_EALREADY         (-EALREADY)
+#define PHASELOOP_EBADF            (-EBADF)
+#define PHASELOOP_EBUSY            (-EBUSY)
+#define PHASELOOP_ECANCELED        (-ECANCELED)
+#define PHASELOOP_ECONNABORTED     (-ECONNABORTED)
+#define PHASELOOP_ECONNREFUSED     (-ECONNREFUSED)
+#define PHASELOOP_ECONNRESET       (-ECONNRESET)
+#define PHASELOOP_EDESTADDRREQ     (-EDESTADDRREQ)
+#define PHASELOOP_EEXIST           (-EEXIST)
+#define PHASELOOP_EFAULT           (-EFAULT)
+#define PHASELOOP_EFBIG            (-EFBIG)
+#define PHASELOOP_EHOSTUNREACH     (-EHOSTUNREACH)
+#define PHASELOOP_EINTR            (-EINTR)
+#define PHASELOOP_EINVAL           (-EINVAL)
+#define PHASELOOP_EIO              (-EIO)
+#define PHASELOOP_EISCONN          (-EISCONN)
+#define PHASELOOP_EISDIR           (-EISDIR)
+#define PHASELOOP_ELOOP            (-ELOOP)
+#define PHASELOOP_EMFILE           (-EMFILE)
+#define PHASELOOP_EMSGSIZE         (-EMSGSIZE)
+#define PHASELOOP_ENAMETOOLONG     (-ENAMETOOLONG)
+#define PHASELOOP_ENETDOWN         (-ENETDOWN)
+#define PHASELOOP_ENETUNREACH      (-ENETUNREACH)
+#define PHASELOOP_ENFILE           (-ENFILE)
+#define PHASELOOP_ENOBUFS          (-ENOBUFS)
+#define PHASELOOP_ENODEV           (-ENODEV)
+#define PHASELOOP_ENOENT           (-ENOENT)
+#define PHASELOOP_ENOMEM           (-ENOMEM)
+#define PHASELOOP_ENONET           (-ENONET)
+#define PHASELOOP_ENOPROTOOPT      (-ENOPROTOOPT)
+#define PHASELOOP_ENOSPC           (-ENOSPC)
+#define PHASELOOP_ENOSYS           (-ENOSYS)
+#define PHASELOOP_ENOTCONN         (-ENOTCONN)
+#define PHASELOOP_ENOTDIR          (-ENOTDIR)
+#define PHASELOOP_ENOTEMPTY        (-ENOTEMPTY)
+#define PHASELOOP_ENOTSOCK         (-ENOTSOCK)
+#define PHASELOOP_ENOTSUP          (-ENOTSUP)
+#define PHASELOOP_EOVERFLOW        (-EOVERFLOW)
+#define PHASELOOP_EPERM            (-EPERM)
+#define PHASELOOP_EPIPE            (-EPIPE)
+#define PHASELOOP_EPROTO           (-EPROTO)
+#define PHASELOOP_EPROTONOSUPPORT  (-EPROTONOSUPPORT)
+#define PHASELOOP_EPROTOTYPE       (-EPROTOTYPE)
+#define PHASELOOP_ERANGE           (-ERANGE)
+#define PHASELOOP_EROFS            (-EROFS)
+#define PHASELOOP_ESHUTDOWN        (-ESHUTDOWN)
+#define PHASELOOP_ESPIPE           (-ESPIPE)
+#define PHASELOOP_ESRCH            (-ESRCH)
+#define PHASELOOP_ETIMEDOUT        (-ETIMEDOUT)
+#define PHASELOOP_ETXTBSY          (-ETXTBSY)
+#define PHASELOOP_EXDEV            (-EXDEV)
+#define PHASELOOP_ENXIO            (-ENXIO)
+#define PHASELOOP_EMLINK           (-EMLINK)
+#define PHASELOOP_EHOSTDOWN        (-EHOSTDOWN)
+#define PHASELOOP_EREMOTEIO        (-EREMOTEIO)
+#define PHASELOOP_ENOTTY           (-ENOTTY)
+#define PHASELOOP_EILSEQ           (-EILSEQ)
+#define PHASELOOP_ESOCKTNOSUPPORT  (-ESOCKTNOSUPPORT)
+#define PHASELOOP_EAI_ADDRFAMILY   (-3000)
+#define PHASELOOP_EAI_AGAIN        (-3001)
+#define PHASELOOP_EAI_BADFLAGS     (-3002)
+#define PHASELOOP_EAI_CANCELED     (-3003)
+#define PHASELOOP_EAI_FAIL         (-3004)
+#define PHASELOOP_EAI_FAMILY       (-3005)
+#define PHASELOOP_EAI_MEMORY       (-3006)
+#define PHASELOOP_EAI_NODATA       (-3007)
+#define PHASELOOP_EAI_NONAME       (-3008)
+#define PHASELOOP_EAI_OVERFLOW     (-3009)
+#define PHASELOOP_EAI_SERVICE      (-3010)
+#define PHASELOOP_EAI_SOCKTYPE     (-3011)
+#define PHASELOOP_EAI_BADHINTS     (-3013)
+#define PHASELOOP_EAI_PROTOCOL     (-3014)
+#define PHASELOOP_EFTYPE           (-4028)
+#define PHASELOOP_ECHARSET         (-4080)
+#define PHASELOOP_UNKNOWN          (-4094)
+#define PHASELOOP_EOF              (-4095)
+
+/* PHASELOOP_ERRNO_MAP(XX) invokes XX(NAME, "description") once per code,
+ * NAME being the code without its PHASELOOP_ prefix (and libuv's name
+ * without UV_).  Typical use:
+ *   #define XX(name, msg) case PHASELOOP_##name: return msg;
+ * The order and the descriptions are libuv 1.44.2's (uv_strerror()). */
+#define PHASELOOP_ERRNO_MAP(XX)                                         \
   XX(E2BIG,           "argument list too long")                         \
   XX(EACCES,          "permission denied")                              \
   XX(EADDRINUSE,      "address already in use")                         \
@@ -102,100 +192,4 @@
   XX(EILSEQ,          "illegal byte sequence")                          \
   XX(ESOCKTNOSUPPORT, "socket type not supported")                      \
 
-/* The codes as macros (UV__ plus the name), as libuv's errno.h names them,
- * so that preprocessor code can test them.  Grouped by origin: a Linux
- * errno negated, then resolver failures, then conditions Linux has no
- * errno for. */
-#define UV__E2BIG            (-E2BIG)
-#define UV__EACCES           (-EACCES)
-#define UV__EADDRINUSE       (-EADDRINUSE)
-#define UV__EADDRNOTAVAIL    (-EADDRNOTAVAIL)
-#define UV__EAFNOSUPPORT     (-EAFNOSUPPORT)
-#define UV__EAGAIN           (-EAGAIN)
-#define UV__EALREADY         (-EALREADY)
-#define UV__EBADF            (-EBADF)
-#define UV__EBUSY            (-EBUSY)
-#define UV__ECANCELED        (-ECANCELED)
-#define UV__ECONNABORTED     (-ECONNABORTED)
-#define UV__ECONNREFUSED     (-ECONNREFUSED)
-#define UV__ECONNRESET       (-ECONNRESET)
-#define UV__EDESTADDRREQ     (-EDESTADDRREQ)
-#define UV__EEXIST           (-EEXIST)
-#define UV__EFAULT           (-EFAULT)
-#define UV__EFBIG            (-EFBIG)
-#define UV__EHOSTUNREACH     (-EHOSTUNREACH)
-#define UV__EINTR            (-EINTR)
-#define UV__EINVAL           (-EINVAL)
-#define UV__EIO              (-EIO)
-#define UV__EISCONN          (-EISCONN)
-#define UV__EISDIR           (-EISDIR)
-#define UV__ELOOP            (-ELOOP)
-#define UV__EMFILE           (-EMFILE)
-#define UV__EMSGSIZE         (-EMSGSIZE)
-#define UV__ENAMETOOLONG     (-ENAMETOOLONG)
-#define UV__ENETDOWN         (-ENETDOWN)
-#define UV__ENETUNREACH      (-ENETUNREACH)
-#define UV__ENFILE           (-ENFILE)
-#define UV__ENOBUFS          (-ENOBUFS)
-#define UV__ENODEV           (-ENODEV)
-#define UV__ENOENT           (-ENOENT)
-#define UV__ENOMEM           (-ENOMEM)
-#define UV__ENONET           (-ENONET)
-#define UV__ENOPROTOOPT      (-ENOPROTOOPT)
-#define UV__ENOSPC           (-ENOSPC)
-#define UV__ENOSYS           (-ENOSYS)
-#define UV__ENOTCONN         (-ENOTCONN)
-#define UV__ENOTDIR          (-ENOTDIR)
-#define UV__ENOTEMPTY        (-ENOTEMPTY)
-#define UV__ENOTSOCK         (-ENOTSOCK)
-#define UV__ENOTSUP          (-ENOTSUP)
-#define UV__EOVERFLOW        (-EOVERFLOW)
-#define UV__EPERM            (-EPERM)
-#define UV__EPIPE            (-EPIPE)
-#define UV__EPROTO           (-EPROTO)
-#define UV__EPROTONOSUPPORT  (-EPROTONOSUPPORT)
-#define UV__EPROTOTYPE       (-EPROTOTYPE)
-#define UV__ERANGE           (-ERANGE)
-#define UV__EROFS            (-EROFS)
-#define UV__ESHUTDOWN        (-ESHUTDOWN)
-#define UV__ESPIPE           (-ESPIPE)
-#define UV__ESRCH            (-ESRCH)
-#define UV__ETIMEDOUT        (-ETIMEDOUT)
-#define UV__ETXTBSY          (-ETXTBSY)
-#define UV__EXDEV            (-EXDEV)
-#define UV__ENXIO            (-ENXIO)
-#define UV__EMLINK           (-EMLINK)
-#define UV__EHOSTDOWN        (-EHOSTDOWN)
-#define UV__EREMOTEIO        (-EREMOTEIO)
-#define UV__ENOTTY           (-ENOTTY)
-#define UV__EILSEQ           (-EILSEQ)
-#define UV__ESOCKTNOSUPPORT  (-ESOCKTNOSUPPORT)
-#define UV__EAI_ADDRFAMILY   (-3000)
-#define UV__EAI_AGAIN        (-3001)
-#define UV__EAI_BADFLAGS     (-3002)
-#define UV__EAI_CANCELED     (-3003)
-#define UV__EAI_FAIL         (-3004)
-#define UV__EAI_FAMILY       (-3005)
-#define UV__EAI_MEMORY       (-3006)
-#define UV__EAI_NODATA       (-3007)
-#define UV__EAI_NONAME       (-3008)
-#define UV__EAI_OVERFLOW     (-3009)
-#define UV__EAI_SERVICE      (-3010)
-#define UV__EAI_SOCKTYPE     (-3011)
-#define UV__EAI_BADHINTS     (-3013)
-#define UV__EAI_PROTOCOL     (-3014)
-#define UV__EFTYPE           (-4028)
-#define UV__ECHARSET         (-4080)
-#define UV__UNKNOWN          (-4094)
-#define UV__EOF              (-4095)
-
-/* The codes themselves, one per UV_ERRNO_MAP entry. */
-typedef enum {
-#define UV_ERRNO_ENUM_XX_(name, msg) UV_##name = UV__##name,
-  UV_ERRNO_MAP(UV_ERRNO_ENUM_XX_)
-#undef UV_ERRNO_ENUM_XX_
-  /* One below the lowest code; not an error itself. */
-  UV_ERRNO_MAX = UV__EOF - 1
-} uv_errno_t;
-
-#endif /* UV_ERRNO_H_ */
+#endif /* PHASELOOP_ERRORS_H_ */
