@@ -1,7 +1,10 @@
 // Small functions of libuv's API: buffers, version, the allocator, library
 // shutdown, uv_guess_handle. (Process and system functions: uv_os.cpp.)
 
+#include <cstdio>
+
 #include "phaseloop/tty.hpp"
+#include "phaseloop/types.hpp"
 #include "uv.h"
 
 extern "C" {
@@ -13,15 +16,21 @@ uv_buf_t uv_buf_init(char* base, unsigned int len) {
   return b;
 }
 
-unsigned int uv_version(void) { return UV_VERSION_HEX; }
+static_assert(phaseloop::default_version.major == UV_VERSION_MAJOR &&
+              phaseloop::default_version.minor == UV_VERSION_MINOR &&
+              phaseloop::default_version.patch == UV_VERSION_PATCH);
+
+// The version phaseloop behaves as (PHASELOOP_PROFILE, else uv.h's).
+unsigned int uv_version(void) {
+  const phaseloop::libuv_version v = phaseloop::process_version();
+  return static_cast<unsigned>((v.major << 16) | (v.minor << 8) | v.patch);
+}
 
 const char* uv_version_string(void) {
-#define PHASELOOP_STR2(x) #x
-#define PHASELOOP_STR(x) PHASELOOP_STR2(x)
-  return PHASELOOP_STR(UV_VERSION_MAJOR) "." PHASELOOP_STR(UV_VERSION_MINOR) "." PHASELOOP_STR(
-      UV_VERSION_PATCH) "-" UV_VERSION_SUFFIX;
-#undef PHASELOOP_STR
-#undef PHASELOOP_STR2
+  static char text[48];
+  const phaseloop::libuv_version v = phaseloop::process_version();
+  std::snprintf(text, sizeof text, "%d.%d.%d-%s", v.major, v.minor, v.patch, UV_VERSION_SUFFIX);
+  return text;
 }
 
 // phaseloop allocates almost nothing on the hot path and uses the C++

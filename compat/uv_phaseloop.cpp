@@ -80,6 +80,9 @@ struct phaseloop_tracer_s {
   pl::tracer t;
 };
 
+static_assert(PHASELOOP_CB_RANDOM == static_cast<int>(pl::callback_kind::random));
+static_assert(PHASELOOP_PROFILE_LIBUV_1_53 == static_cast<int>(pl::profile::libuv_1_53));
+
 extern "C" {
 
 int phaseloop_hook_add(uv_loop_t* loop, phaseloop_hook_t* hook) {
@@ -103,13 +106,13 @@ int phaseloop_hook_remove(uv_loop_t* loop, phaseloop_hook_t* hook) {
 
 int phaseloop_loop_set_profile(uv_loop_t* loop, phaseloop_profile profile) {
   if (loop == nullptr) return UV_EINVAL;
-  if (profile != PHASELOOP_PROFILE_LIBUV_1_44 && profile != PHASELOOP_PROFILE_LIBUV_1_45) return UV_EINVAL;
+  if (pl::profile_name(static_cast<pl::profile>(profile)) == nullptr) return UV_EINVAL;
   L(loop).set_order(static_cast<pl::profile>(profile));
   return 0;
 }
 
 phaseloop_profile phaseloop_loop_get_profile(const uv_loop_t* loop) {
-  return loop == nullptr ? PHASELOOP_PROFILE_LIBUV_1_45 : static_cast<phaseloop_profile>(L(loop).order());
+  return static_cast<phaseloop_profile>(loop == nullptr ? pl::profile::newest : L(loop).order());
 }
 
 int phaseloop_loop_set_clock(uv_loop_t* loop, phaseloop_clock clock) {

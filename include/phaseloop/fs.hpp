@@ -323,6 +323,9 @@ class fs_req : public req {
   int set_bufs_(const fs_buf bufs[], unsigned nbufs) noexcept;
   int submit_() noexcept;
   void execute_() noexcept;
+  // The profile whose rules the operation follows: its loop's, else the
+  // process's (a synchronous request may have no loop).
+  phaseloop::profile profile_() const noexcept;
   ssize_t dispatch_() noexcept;
   void release_bufs_() noexcept;
 

@@ -27,6 +27,7 @@
 #include <cstdint>
 
 #include "phaseloop/errors.h"
+#include "phaseloop/types.hpp"
 
 namespace phaseloop::os {
 
@@ -187,11 +188,20 @@ void free_interface_addresses(interface_address* addresses, int count) noexcept;
 /// An interface's name from its index (text protocol).
 int interface_name(unsigned index, char* buffer, std::size_t* size) noexcept;
 
-/// Bytes: available (MemAvailable), total, the cgroup limit (0: none), the
-/// resident set of this process.
+/// Bytes: available (MemAvailable), total, the resident set of this process.
 std::uint64_t free_memory() noexcept;
 std::uint64_t total_memory() noexcept;
-std::uint64_t constrained_memory() noexcept;
+/// The memory limit set on this process, as libuv of profile `p` reads it;
+/// 0 when it knows none. libuv 1.44 reads the root cgroup v1 memory
+/// controller's limit. From 1.45 the process's own cgroup: v2's memory.max
+/// and memory.high, or v1's hard and soft limit (the root controller's when
+/// the own ones cannot be read); a value meaning "no limit" is UINT64_MAX,
+/// and the smaller of the two counts, 0 when either is unknown. From 1.52
+/// also RLIMIT_AS and RLIMIT_DATA: the smallest limit set.
+std::uint64_t constrained_memory(profile p) noexcept;
+/// The memory this process may still use (libuv >= 1.45): its cgroup's
+/// limit less its cgroup's usage (0 when over), else free_memory().
+std::uint64_t available_memory() noexcept;
 int resident_set_memory(std::size_t* rss) noexcept;
 /// Seconds since boot.
 int uptime(double* seconds) noexcept;

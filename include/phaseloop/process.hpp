@@ -108,7 +108,9 @@ class process : public handle {
   /// file, unknown flags, a create_pipe stream that is not a pipe, no
   /// stream or fd to inherit) and for a handle already spawned or
   /// closing; -EBUSY when a create_pipe stream already has a descriptor.
-  /// In every case the handle must still be closed.
+  /// In every case the handle must still be closed. (From profile
+  /// libuv_1_52 a handle whose spawn failed is taken off the loop's handle
+  /// list, so that walk() no longer sees it.)
   int spawn(const process_options& o) noexcept;
   /// Sends `signum` to the child (libuv's uv_process_kill). -ESRCH when it
   /// was reaped already, or never started.
@@ -121,6 +123,9 @@ class process : public handle {
   friend class phaseloop::handle;
   friend struct detail::process_access;
   void close_() noexcept;
+  int start_child_(const process_options& o) noexcept;
+  // libuv 1.53's bit for a reaped child (UV_HANDLE_ESRCH).
+  static constexpr std::uint32_t reaped_flag = 0x01000000;
   struct children;  // a loop's running children (src/io/process.cpp)
   // The loop's SIGCHLD callback: reaps and reports the loop's children.
   static void reap_(phaseloop::signal* s, int signum);

@@ -201,6 +201,12 @@ class stream : public handle {
   static stream* from_(detail::io_watcher& w) noexcept;
   void read_(unsigned events);
   void eof_(const fs_buf& b, unsigned events);
+  // Whether the stream reads: the reading bit in flags_ up to libuv 1.52,
+  // a read callback from 1.53 (which keeps no bit).
+  bool reading_() const noexcept;
+  // Reading ends (end of file, a read error): the bit goes; from 1.53 the
+  // callbacks go too.
+  void end_reading_() noexcept;
   void write_();
   void write_callbacks_(unsigned events);
   void drain_(unsigned events);

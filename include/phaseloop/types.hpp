@@ -57,19 +57,69 @@ enum class run_mode : int {
   nowait = 2,    ///< one iteration, never blocking
 };
 
-/// Which libuv's iteration order a loop follows.
+/// Which libuv a loop behaves as: its iteration order and every other
+/// behaviour that changed between the libuv versions phaseloop follows. A
+/// profile is named after the version that introduced its difference and
+/// holds the differences of every profile before it; the values are
+/// ordered, so `p >= profile::libuv_1_52` reads "1.52 or newer".
 enum class profile : int {
   /// libuv 1.44 (Debian 12): every iteration starts with the timers; ONCE
   /// runs them a second time at the end of the iteration.
   libuv_1_44 = 0,
-  /// libuv >= 1.45, with the 1.46 and 1.48 refinements: timers run after
-  /// the closing phase; DEFAULT runs one timers pass before the first
-  /// iteration when the loop is alive and not stopped; expired timers are
-  /// collected first and then run, so one re-armed with timeout 0 inside its
-  /// callback waits for the next pass.
+  /// libuv 1.45 to 1.50 (Debian 13 has 1.50), with the 1.46 and 1.48
+  /// refinements: timers run after the closing phase; DEFAULT runs one
+  /// timers pass before the first iteration when the loop is alive and not
+  /// stopped; expired timers are collected first and then run, so one
+  /// re-armed with timeout 0 inside its callback waits for the next pass.
+  /// A stream's write attempt goes on to the next queued requests (up to
+  /// 32 more); the shutting bit (0x100) is no longer kept in the handle's
+  /// flags; the constrained memory is read from the process's own cgroup
+  /// (v1 or v2), UINT64_MAX when it sets no limit.
   libuv_1_45 = 1,
-  newest = libuv_1_45,
+  /// libuv 1.51: file times accept NaN (left as they are) and infinity
+  /// (now).
+  libuv_1_51 = 2,
+  /// libuv 1.52: file times keep nanoseconds (no longer cut to
+  /// microseconds); a process handle whose spawn failed is not left in the
+  /// loop's handle list; the constrained memory also honours RLIMIT_AS and
+  /// RLIMIT_DATA (1.52.1). A stream reads on readiness or error only, and
+  /// a hang-up reported with no data to read is its end of file (before, a
+  /// hang-up after a short read was, even with data still readable).
+  libuv_1_52 = 3,
+  /// libuv 1.53: the reading bit (0x1000) is no longer kept in a stream's
+  /// flags (a stream reads while it has a read callback, which end of file
+  /// and read errors clear); an error or hang-up reported alone no longer
+  /// wakes a watcher's read and write callbacks as if ready.
+  libuv_1_53 = 4,
+  newest = libuv_1_53,
 };
+
+/// "libuv-1.44", "libuv-1.45", ...; nullptr for a value that is no profile.
+const char* profile_name(profile p) noexcept;
+
+/// A libuv version.
+struct libuv_version {
+  int major;
+  int minor;
+  int patch;
+};
+
+/// The profile of a libuv version: the newest profile not newer than it
+/// (1.50 -> libuv_1_45). Versions before 1.44 get libuv_1_44.
+profile profile_of(libuv_version v) noexcept;
+
+/// The libuv version whose API and behaviour phaseloop gives by default
+/// (uv.h's UV_VERSION_* say the same; the C layer checks).
+inline constexpr libuv_version default_version{1, 44, 2};
+
+/// The libuv version this process behaves as: the one $PHASELOOP_PROFILE
+/// names ("libuv-1.50.0", "1.50", "libuv-1.44"; a version without a patch
+/// level is X.Y.0, but 1.44 is 1.44.2, Debian 12's), else default_version.
+/// uv_version() reports it. Read at each call.
+libuv_version process_version() noexcept;
+/// The profile new loops take: that of $PHASELOOP_PROFILE's version, else
+/// the newest.
+profile process_profile() noexcept;
 
 /// How a loop's time (loop::now()) moves; see loop::set_clock().
 enum class clock_mode : std::uint8_t {

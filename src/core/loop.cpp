@@ -38,12 +38,6 @@ std::uint64_t clock_ns(clockid_t id) noexcept {
   return static_cast<std::uint64_t>(t.tv_sec) * 1000000000u + static_cast<std::uint64_t>(t.tv_nsec);
 }
 
-profile profile_from_env() noexcept {
-  const char* v = std::getenv("PHASELOOP_PROFILE");
-  if (v && (std::strcmp(v, "libuv-1.44") == 0 || std::strcmp(v, "1.44") == 0)) return profile::libuv_1_44;
-  return profile::newest;
-}
-
 // The default loop lives in static storage as large as libuv's uv_loop_t, so
 // that C code may treat it as one.
 constexpr std::size_t c_loop_size = 848;
@@ -95,7 +89,7 @@ loop::loop() {
 }
 
 int loop::open() noexcept {
-  profile_ = profile_from_env();
+  profile_ = process_profile();
   update_time();
   if (int r = poller_.open(); r != 0) return r;
   async_watcher_.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

@@ -256,8 +256,8 @@ void loop::poll_pass_(int timeout) {
         if (w == nullptr) continue;  // unwatched by an earlier callback
         unsigned ev = events[i].events & (w->wanted | detail::io_error | detail::io_hangup);
         // An error or hang-up alone is reported as the events the watcher
-        // asked for, so that a reader sees its read fail.
-        if (ev == detail::io_error || ev == detail::io_hangup)
+        // asked for, so that a reader sees its read fail (libuv < 1.53).
+        if ((ev == detail::io_error || ev == detail::io_hangup) && profile_ < profile::libuv_1_53)
           ev |= w->wanted & (detail::io_readable | detail::io_writable |
                              detail::io_read_hangup | detail::io_priority);
         if (ev == 0) continue;
@@ -320,7 +320,8 @@ void loop::closing_pass_() {
       if (p->type_ == handle_type::tcp || p->type_ == handle_type::named_pipe ||
           p->type_ == handle_type::tty)
         static_cast<stream*>(p)->finish_close_();
-      handles_.erase(*p);
+      // (A process whose spawn failed may already be off the list.)
+      decltype(handles_)::unlink(*p);
       if (close_cb cb = p->close_cb_)
         callback_<H>(phase::closing, callback_kind::close, p, nullptr, [p, cb] { cb(p); });
     }

@@ -130,6 +130,8 @@ int fs_req::submit_() noexcept {
 }
 
 // On a pool thread, or the caller's for a synchronous request.
+phaseloop::profile fs_req::profile_() const noexcept { return loop_ != nullptr ? loop_->order() : process_profile(); }
+
 void fs_req::execute_() noexcept {
   // As libuv, every operation but read and close is made again when a
   // signal interrupted it (a close must not be: the descriptor is gone).
@@ -155,10 +157,10 @@ ssize_t fs_req::dispatch_() noexcept {
     case fs_type::lstat: return stat_any(stat_of::link, path_, -1, statbuf_);
     case fs_type::fstat: return stat_any(stat_of::fd, nullptr, file_, statbuf_);
     case fs_type::ftruncate: return checked(::ftruncate(file_, off_));
-    case fs_type::utime: return set_times(-1, path_, 0, args_.times.atime, args_.times.mtime);
-    case fs_type::futime: return set_times(file_, nullptr, 0, args_.times.atime, args_.times.mtime);
+    case fs_type::utime: return set_times(-1, path_, 0, args_.times.atime, args_.times.mtime, profile_());
+    case fs_type::futime: return set_times(file_, nullptr, 0, args_.times.atime, args_.times.mtime, profile_());
     case fs_type::lutime:
-      return set_times(-1, path_, AT_SYMLINK_NOFOLLOW, args_.times.atime, args_.times.mtime);
+      return set_times(-1, path_, AT_SYMLINK_NOFOLLOW, args_.times.atime, args_.times.mtime, profile_());
     case fs_type::access: return checked(::access(path_, flags_));
     case fs_type::chmod: return checked(::chmod(path_, static_cast<mode_t>(mode_)));
     case fs_type::fchmod: return checked(::fchmod(file_, static_cast<mode_t>(mode_)));

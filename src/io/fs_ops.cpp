@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -184,15 +185,22 @@ ssize_t stat_any(stat_of what, const char* path, int fd, fs_stat& out) noexcept 
 
 namespace {
 
-// Seconds as a timespec, truncated to microseconds as libuv does. A value
-// that does not fit (or NaN) gets a nanosecond field the kernel rejects
+// Seconds as a timespec, as libuv converts them: the whole seconds toward
+// zero, the rest in nanoseconds, borrowed from the seconds when negative.
+// Before 1.52 the nanoseconds are cut to whole microseconds. From 1.51 NaN
+// leaves the time as it is and infinity sets it to now; before, and for any
+// value that does not fit, the nanosecond field is one the kernel rejects
 // (EINVAL), which is where libuv's conversion ends up on x86-64.
-timespec to_timespec(double t) noexcept {
+timespec to_timespec(double t, profile p) noexcept {
+  if (p >= profile::libuv_1_51) {
+    if (std::isnan(t)) return timespec{0, UTIME_OMIT};
+    if (std::isinf(t)) return timespec{0, UTIME_NOW};
+  }
   if (!(t >= -0x1p63 && t < 0x1p63)) return timespec{0, -1};
   timespec ts;
   ts.tv_sec = static_cast<time_t>(t);
   ts.tv_nsec = static_cast<long>((t - static_cast<double>(ts.tv_sec)) * 1e9);
-  ts.tv_nsec -= ts.tv_nsec % 1000;
+  if (p < profile::libuv_1_52) ts.tv_nsec -= ts.tv_nsec % 1000;
   if (ts.tv_nsec < 0) {
     ts.tv_nsec += 1000000000;
     ts.tv_sec -= 1;
@@ -202,8 +210,8 @@ timespec to_timespec(double t) noexcept {
 
 }  // namespace
 
-ssize_t set_times(int fd, const char* path, int at_flags, double atime, double mtime) noexcept {
-  const timespec ts[2] = {to_timespec(atime), to_timespec(mtime)};
+ssize_t set_times(int fd, const char* path, int at_flags, double atime, double mtime, profile p) noexcept {
+  const timespec ts[2] = {to_timespec(atime, p), to_timespec(mtime, p)};
   if (path == nullptr) return checked(::futimens(fd, ts));
   return checked(::utimensat(AT_FDCWD, path, ts, at_flags));
 }

@@ -41,7 +41,7 @@ enum class stat_of { path, link, fd };
 // statx (stat, lstat or fstat where it is missing) into `out`.
 ssize_t stat_any(stat_of what, const char* path, int fd, fs_stat& out) noexcept;
 // futimens (null path) or utimensat; times in seconds.
-ssize_t set_times(int fd, const char* path, int at_flags, double atime, double mtime) noexcept;
+ssize_t set_times(int fd, const char* path, int at_flags, double atime, double mtime, profile p) noexcept;
 // mkstemp with O_CLOEXEC: the descriptor; the template emptied on failure.
 ssize_t make_temp_file(char* tpl) noexcept;
 

@@ -26,6 +26,7 @@
 #include <climits>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
 
 #include "core/internal.hpp"
@@ -63,14 +64,17 @@ struct exec_plan {
   std::unique_ptr<char[]> buffer;   // one candidate path
   std::unique_ptr<char*[]> script;  // /bin/sh, the candidate, args[1...], null
 
-  int make(const process_options& o) noexcept {
+  // `search_empty`: an empty file name is looked up in PATH like any other
+  // (libuv 1.53's own lookup, where every candidate "DIR/" is a directory:
+  // EACCES), instead of failing with ENOENT as execvp does.
+  int make(const process_options& o, bool search_empty) noexcept {
     static char* const no_args[] = {nullptr};
     file = o.file;
     file_len = std::strlen(file);
     argv = o.args != nullptr ? o.args : no_args;
     env = o.env;
     const char* candidate = file;
-    if (file_len != 0 && std::strchr(file, '/') == nullptr) {
+    if ((file_len != 0 || search_empty) && std::strchr(file, '/') == nullptr) {
       // execvp reads PATH from the environment the child execs with.
       search = env != nullptr ? find_path(env) : find_path(environ);
       if (search == nullptr) search = default_search;
@@ -100,7 +104,7 @@ struct exec_plan {
   // In the child: execs, or returns with errno set as execvp leaves it.
   void exec() const noexcept {
     char** envp = env != nullptr ? env : environ;
-    if (file_len == 0) {
+    if (file_len == 0 && search == nullptr) {
       errno = ENOENT;
       return;
     }
@@ -284,6 +288,21 @@ void set_blocking(int fd) noexcept {
 }
 
 // Forks and waits for the child to exec. 0 with *pid set, or the error.
+// libuv 1.53's check that vfork() shares the parent's memory, made once
+// per process: a child that exits at once, waited for here.
+void probe_vfork_once() noexcept {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const pid_t pid = vfork();
+    if (pid == 0) _exit(0);
+    if (pid > 0) {
+      int status;
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+    }
+  });
+}
+
 int fork_child(const process_options& o, const exec_plan& plan, stdio_fds& fds, int* pid) noexcept {
   int err_pipe[2];
   if (pipe2(err_pipe, O_CLOEXEC) != 0) return -errno;
@@ -348,6 +367,14 @@ struct process::children final : detail::loop_part {
 
 int process::spawn(const process_options& o) noexcept {
   if (is_active() || is_closing() || pid_ != 0) return errc::invalid;
+  const int r = start_child_(o);
+  // libuv >= 1.52 takes a handle whose spawn failed off the loop's list:
+  // uv_walk no longer sees it (it may still be closed).
+  if (r != 0 && loop_->order() >= profile::libuv_1_52) detail::loop_seam::unlist(*loop_, *this);
+  return r;
+}
+
+int process::start_child_(const process_options& o) noexcept {
   if (o.file == nullptr || (o.flags & ~known_flags) != 0 || (o.stdio_count > 0 && o.stdio == nullptr))
     return errc::invalid;
   children* kids = detail::loop_seam::part<children>(*loop_);
@@ -363,8 +390,12 @@ int process::spawn(const process_options& o) noexcept {
           return -EBUSY;
   }
 
+  // libuv 1.53 starts children with posix_spawn (unless it must change the
+  // child's user or group), whose lookup of the program differs a little.
+  const bool posix_spawn_like =
+      loop_->order() >= profile::libuv_1_53 && (o.flags & (process_options::set_uid | process_options::set_gid)) == 0;
   exec_plan plan;
-  if (int r = plan.make(o); r != 0) return r;
+  if (int r = plan.make(o, posix_spawn_like); r != 0) return r;
   stdio_fds fds;
   if (int r = fds.make(given < 3 ? 3 : given); r != 0) return r;
   for (int i = 0; i < given; i++) {
@@ -390,6 +421,11 @@ int process::spawn(const process_options& o) noexcept {
   loop& l = *loop_;
   // Started before the fork, so that no exit can go unnoticed.
   detail::loop_seam::child_watcher(l).start(&process::reap_, SIGCHLD);
+
+  // libuv 1.53's first spawn in a process checks once that vfork shares
+  // memory: a child that exits at once, reaped there. Its SIGCHLD still
+  // wakes the loop, for an iteration that reports no exit.
+  if (l.order() >= profile::libuv_1_53) probe_vfork_once();
 
   int child = 0;
   const int result = fork_child(o, plan, fds, &child);
@@ -420,7 +456,10 @@ int process::spawn(const process_options& o) noexcept {
   return result;
 }
 
-int process::kill(int signum) noexcept { return pid_ == 0 ? errc::no_such_process : phaseloop::kill(pid_, signum); }
+int process::kill(int signum) noexcept {
+  if (pid_ == 0 || (flags_ & reaped_flag)) return errc::no_such_process;
+  return phaseloop::kill(pid_, signum);
+}
 
 void process::close_() noexcept {
   list::unlink(*this);
@@ -448,6 +487,8 @@ void process::reap_(phaseloop::signal* s, int) {
     // it stays on the list, active, and is never reported.
     if (r > 0) {
       p->status_ = status;
+      // libuv >= 1.53 marks the pid as gone (kill() then reports ESRCH).
+      if (l.order() >= profile::libuv_1_53) p->flags_ |= reaped_flag;
       kids->running.erase(*p);
       exited.push_back(*p);
     }

@@ -132,11 +132,23 @@ int stream::open_(int fd, std::uint32_t flags) noexcept {
 
 // ---- reading ---------------------------------------------------------------
 
+bool stream::reading_() const noexcept {
+  return loop_->order() >= profile::libuv_1_53 ? read_cb_ != nullptr : (flags_ & reading_flag) != 0;
+}
+
+void stream::end_reading_() noexcept {
+  flags_ &= ~reading_flag;
+  if (loop_->order() >= profile::libuv_1_53) {
+    read_cb_ = nullptr;
+    alloc_cb_ = nullptr;
+  }
+}
+
 int stream::read_start(stream_alloc_cb alloc, read_cb cb) noexcept {
   if (alloc == nullptr || cb == nullptr || is_closing()) return errc::invalid;
-  if (flags_ & reading_flag) return -EALREADY;
+  if (reading_()) return -EALREADY;
   if (!(flags_ & readable_flag)) return -ENOTCONN;
-  flags_ |= reading_flag;
+  if (loop_->order() < profile::libuv_1_53) flags_ |= reading_flag;
   flags_ &= ~read_eof_flag;
   read_cb_ = cb;
   alloc_cb_ = alloc;
@@ -146,7 +158,7 @@ int stream::read_start(stream_alloc_cb alloc, read_cb cb) noexcept {
 }
 
 int stream::read_stop() noexcept {
-  if (!(flags_ & reading_flag)) return 0;
+  if (!reading_()) return 0;
   flags_ &= ~reading_flag;
   unwatch_(read_events);
   stop_();
@@ -157,10 +169,10 @@ int stream::read_stop() noexcept {
 
 void stream::eof_(const fs_buf& b, unsigned events) {
   flags_ |= read_eof_flag;
-  flags_ &= ~reading_flag;
+  read_cb cb = read_cb_;
+  end_reading_();
   unwatch_(read_events);
   stop_();
-  read_cb cb = read_cb_;
   call_(events, nullptr, [&] { cb(this, errc::eof, &b); });
 }
 
@@ -168,7 +180,7 @@ void stream::read_(unsigned events) {
   flags_ &= ~read_partial_flag;
   const bool ipc = carries_handles_();
   // A bound on reads per pass, so one busy stream cannot starve the rest.
-  for (int count = 32; read_cb_ != nullptr && (flags_ & reading_flag) && count > 0; count--) {
+  for (int count = 32; read_cb_ != nullptr && reading_() && count > 0; count--) {
     fs_buf b{nullptr, 0};
     stream_alloc_cb alloc = alloc_cb_;
     alloc(this, 64 * 1024, &b);
@@ -196,13 +208,13 @@ void stream::read_(unsigned events) {
     if (n < 0) {
       const int err = errno;
       if (err == EAGAIN || err == EWOULDBLOCK) {
-        if (flags_ & reading_flag) watch_(read_events);
+        if (reading_()) watch_(read_events);
         call_(events, nullptr, [&] { cb(this, 0, &b); });
       } else {
         flags_ &= ~(readable_flag | writable_flag);
         call_(events, nullptr, [&] { cb(this, -err, &b); });
-        if (flags_ & reading_flag) {
-          flags_ &= ~reading_flag;
+        if (reading_()) {
+          end_reading_();
           unwatch_(read_events);
           stop_();
         }
@@ -326,6 +338,10 @@ void stream::finish_write_(write_req& r) noexcept {
 }
 
 void stream::write_() {
+  // libuv >= 1.45 goes on to the next requests after one completes (up to
+  // 32 more, so that a fast reader cannot starve the loop); 1.44 waits for
+  // writability first.
+  int more = loop_->order() >= profile::libuv_1_45 ? 32 : 0;
   for (;;) {
     write_req* r = write_queue_.front();
     if (r == nullptr) return;
@@ -348,7 +364,8 @@ void stream::write_() {
       } while (left > 0);
       if (r->index_ == r->nbufs_) {
         finish_write_(*r);
-        return;  // as libuv: the next request waits for writability
+        if (more-- > 0) continue;
+        return;
       }
     } else if (n != errc::again) {
       r->error_ = static_cast<int>(n);
@@ -386,7 +403,7 @@ void stream::flush_writes_(int error) noexcept {
 
 void stream::drain_(unsigned events) {
   if (!(flags_ & closing_flag)) unwatch_(write_events);
-  if (!(flags_ & shutting_flag)) return;
+  if (shutdown_req_ == nullptr) return;
   shutdown_req* r = shutdown_req_;
   if (!(flags_ & closing_flag) && (flags_ & shut_flag)) return;
   shutdown_req_ = nullptr;
@@ -400,13 +417,14 @@ void stream::drain_(unsigned events) {
 }
 
 int stream::shutdown(shutdown_req& r, shutdown_cb cb) noexcept {
-  if (!(flags_ & writable_flag) || (flags_ & (shut_flag | shutting_flag)) || is_closing()) return -ENOTCONN;
+  if (!(flags_ & writable_flag) || (flags_ & shut_flag) || shutdown_req_ != nullptr || is_closing()) return -ENOTCONN;
   r.type_ = req_type::shutdown;
   r.handle_ = this;
   r.cb_ = cb;
   detail::loop_seam::req_register(*loop_);
   shutdown_req_ = &r;
-  flags_ |= shutting_flag;
+  // libuv 1.44 also keeps the state in the handle's flags (gone in 1.45).
+  if (loop_->order() == profile::libuv_1_44) flags_ |= shutting_flag;
   flags_ &= ~writable_flag;
   if (write_queue_.empty()) feed_();
   return 0;
@@ -428,11 +446,17 @@ void stream::io_(phaseloop::loop&, detail::io_watcher& w, unsigned events) {
     s->connect_done_(events);
     return;
   }
-  if (events & (detail::io_readable | detail::io_error | detail::io_hangup)) s->read_(events);
+  const profile p = s->loop_->order();
+  // libuv >= 1.52 reads on readiness or error only; before, a hang-up too.
+  const unsigned read_on = detail::io_readable | detail::io_error | (p < profile::libuv_1_52 ? detail::io_hangup : 0u);
+  if (events & read_on) s->read_(events);
   if (s->watcher_.fd == -1) return;  // a read callback closed the stream
-  // Hang-up after a short read with no EOF seen: the peer is gone.
-  if ((events & detail::io_hangup) && (s->flags_ & reading_flag) && (s->flags_ & read_partial_flag) &&
-      !(s->flags_ & read_eof_flag)) {
+  // The peer is gone, and no EOF was seen yet: before 1.52, a hang-up after
+  // a short read; from 1.52, a hang-up with nothing readable (1.53 also
+  // counts a read hang-up).
+  const unsigned hangup = detail::io_hangup | (p >= profile::libuv_1_53 ? detail::io_read_hangup : 0u);
+  const bool gone = p < profile::libuv_1_52 ? (s->flags_ & read_partial_flag) != 0 : !(events & detail::io_readable);
+  if ((events & hangup) && gone && s->reading_() && !(s->flags_ & read_eof_flag)) {
     const fs_buf empty{nullptr, 0};
     s->eof_(empty, events);
   }

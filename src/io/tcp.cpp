@@ -204,7 +204,7 @@ int tcp::peername(sockaddr* name, int* namelen) const noexcept {
 }
 
 int tcp::close_reset(close_cb cb) noexcept {
-  if (flags_ & shutting_flag) return errc::invalid;
+  if (shutdown_req_ != nullptr) return errc::invalid;
   const linger l{1, 0};
   if (setsockopt(watcher_.fd, SOL_SOCKET, SO_LINGER, &l, sizeof l) != 0 && errno != EINVAL) return -errno;
   close(cb);

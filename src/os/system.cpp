@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <ifaddrs.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <net/if.h>
 #include <netpacket/packet.h>
 #include <sched.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/utsname.h>
@@ -287,14 +289,124 @@ std::uint64_t total_memory() noexcept {
   return sysinfo(&si) == 0 ? static_cast<uint64_t>(si.totalram) * si.mem_unit : 0;
 }
 
-// The cgroup v1 memory controller's limit (libuv 1.44 reads no other place).
-std::uint64_t constrained_memory() noexcept {
+namespace {
+
+// A number in a small cgroup file: 0 when unreadable, UINT64_MAX for "max".
+uint64_t read_u64(const char* path) {
   char buf[32];
-  uint64_t limit = 0;
-  if (slurp("/sys/fs/cgroup/memory/memory.limit_in_bytes", buf, sizeof buf) == 0 &&
-      sscanf(buf, "%" SCNu64, &limit) != 1)
-    limit = 0;
-  return limit;
+  uint64_t v = 0;
+  if (slurp(path, buf, sizeof buf) == 0 && sscanf(buf, "%" SCNu64, &v) != 1)
+    v = strcmp(buf, "max\n") == 0 ? UINT64_MAX : 0;
+  return v;
+}
+
+// The process's cgroups (/proc/self/cgroup): true when readable.
+bool own_cgroups(char (&buf)[1024]) { return slurp("/proc/self/cgroup", buf, sizeof buf) == 0; }
+
+// cgroup v2 lists one line, "0::/path".
+bool is_v2(const char* cgroups) { return strncmp(cgroups, "0::/", 4) == 0; }
+
+// The path of the v1 memory controller's cgroup (after ":memory:/"), with
+// its length; null when there is none.
+const char* v1_memory_path(const char* cgroups, int* len) {
+  for (const char* p = strchr(cgroups, ':'); p != nullptr;) {
+    if (strncmp(p, ":memory:/", 9) == 0) {
+      *len = static_cast<int>(strcspn(p + 9, "\n"));
+      return p + 9;
+    }
+    p = strchr(p, '\n');
+    if (p != nullptr) p = strchr(p, ':');
+  }
+  return nullptr;
+}
+
+// A file of the process's own cgroup: v2 under /sys/fs/cgroup/PATH, v1
+// under the memory controller's PATH; false when there is none.
+bool own_file(const char* cgroups, const char* name, char* path, std::size_t size) {
+  if (is_v2(cgroups)) {
+    const char* p = cgroups + 4;
+    snprintf(path, size, "/sys/fs/cgroup/%.*s/%s", static_cast<int>(strcspn(p, "\n")), p, name);
+    return true;
+  }
+  int n = 0;
+  const char* p = v1_memory_path(cgroups, &n);
+  if (p == nullptr) return false;
+  snprintf(path, size, "/sys/fs/cgroup/memory/%.*s/%s", n, p, name);
+  return true;
+}
+
+// libuv >= 1.45's cgroup limit: the smaller of the soft and the hard one,
+// 0 when either is unknown.
+uint64_t cgroup_limit(const char* cgroups) {
+  char path[4200];
+  uint64_t high = 0, max = 0;
+  if (is_v2(cgroups)) {
+    own_file(cgroups, "memory.max", path, sizeof path);
+    max = read_u64(path);
+    own_file(cgroups, "memory.high", path, sizeof path);
+    high = read_u64(path);
+  } else {
+    if (own_file(cgroups, "memory.soft_limit_in_bytes", path, sizeof path)) {
+      high = read_u64(path);
+      own_file(cgroups, "memory.limit_in_bytes", path, sizeof path);
+      max = read_u64(path);
+    }
+    if (high == 0 || max == 0) {  // the own controller is not mounted
+      high = read_u64("/sys/fs/cgroup/memory/memory.soft_limit_in_bytes");
+      max = read_u64("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+    }
+    // v1 says "no limit" with the largest page-aligned long.
+    const uint64_t none = static_cast<uint64_t>(LONG_MAX) & ~(static_cast<uint64_t>(sysconf(_SC_PAGESIZE)) - 1);
+    if (high == none) high = UINT64_MAX;
+    if (max == none) max = UINT64_MAX;
+  }
+  if (high == 0 || max == 0) return 0;
+  return std::min(high, max);
+}
+
+// The smallest of RLIMIT_AS and RLIMIT_DATA that is set; 0 for none.
+uint64_t rlimit_limit() {
+  uint64_t least = 0;
+  for (int which : {RLIMIT_AS, RLIMIT_DATA}) {
+    struct rlimit rl;
+    if (getrlimit(which, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) continue;
+    const auto v = static_cast<uint64_t>(rl.rlim_cur);
+    if (least == 0 || v < least) least = v;
+  }
+  return least;
+}
+
+}  // namespace
+
+std::uint64_t constrained_memory(profile p) noexcept {
+  if (p == profile::libuv_1_44) {
+    const uint64_t v = read_u64("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+    return v == UINT64_MAX ? 0 : v;
+  }
+  char cgroups[1024];
+  const uint64_t cgroup = own_cgroups(cgroups) ? cgroup_limit(cgroups) : 0;
+  if (p < profile::libuv_1_52) return cgroup;
+  const uint64_t rl = rlimit_limit();
+  if (cgroup == 0) return rl;
+  if (rl == 0) return cgroup;
+  return std::min(cgroup, rl);
+}
+
+std::uint64_t available_memory() noexcept {
+  char cgroups[1024];
+  if (!own_cgroups(cgroups)) return 0;
+  const uint64_t limit = cgroup_limit(cgroups);
+  if (limit == 0 || limit > total_memory()) return free_memory();
+  char path[4200];
+  uint64_t used = 0;
+  if (is_v2(cgroups)) {
+    own_file(cgroups, "memory.current", path, sizeof path);
+    used = read_u64(path);
+  } else {
+    if (own_file(cgroups, "memory.usage_in_bytes", path, sizeof path)) used = read_u64(path);
+    if (used == 0) used = read_u64("/sys/fs/cgroup/memory/memory.usage_in_bytes");
+  }
+  return limit < used ? 0 : limit - used;
 }
 
 // Field 24 of /proc/self/stat (resident pages), in bytes.

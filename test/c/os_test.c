@@ -323,14 +323,20 @@ static void memory(void** state) {
   uint64_t free_mem = uv_get_free_memory();
   assert_true(free_mem > 0 && free_mem <= kib * 1024);
 
-  /* cgroup v1's limit, or 0 without that file. */
+  /* libuv 1.44: the root cgroup v1 limit, or 0 without that file. */
   uint64_t limit = 0;
   FILE* f = fopen("/sys/fs/cgroup/memory/memory.limit_in_bytes", "r");
   if (f != NULL) {
     assert_int_equal(fscanf(f, "%" SCNu64, &limit), 1);
     fclose(f);
   }
+  setenv("PHASELOOP_PROFILE", "libuv-1.44", 1);
   assert_int_equal(uv_get_constrained_memory(), limit);
+  /* From 1.45 the process's own cgroup, where "no limit" is UINT64_MAX: never
+   * the root v1 file's "no limit" value. */
+  setenv("PHASELOOP_PROFILE", "libuv-1.50.0", 1);
+  assert_true(uv_get_constrained_memory() != 0x7ffffffffffff000ull);
+  unsetenv("PHASELOOP_PROFILE");
 
   size_t rss = 0;
   assert_int_equal(uv_resident_set_memory(&rss), 0);

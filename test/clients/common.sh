@@ -117,17 +117,19 @@ debian_archive() {
   printf '%s %s %s\n' "$uri" "$keyring" "$codename"
 }
 
-# private_apt DIR: makes DIR a private apt configuration with one deb-src
-# line (the release's main component on the machine's archive, signed by
-# its keyring) and its own lists, caches and lock files; /etc/apt and the
-# system's lists are not touched. Sets APT_OPTS (an array) for apt-get.
+# private_apt DIR [SUITE [TYPES]]: makes DIR a private apt configuration
+# with one line per type in TYPES (default "deb-src") for SUITE (default:
+# this machine's release), main component, on the machine's archive, signed
+# by its keyring, with its own lists, caches and lock files; /etc/apt and
+# the system's lists are not touched. Sets APT_OPTS (an array) for apt-get.
 private_apt() {
-  local dir=$1 uri keyring codename
+  local dir=$1 suite=${2:-} types=${3:-deb-src} uri keyring codename t
   read -r uri keyring codename <<EOF
 $(debian_archive)
 EOF
+  [ -n "$suite" ] || suite=$codename
   mkdir -p "$dir/etc/sources.list.d" "$dir/etc/preferences.d" "$dir/state/lists/partial" "$dir/cache/archives/partial"
-  printf 'deb-src [signed-by=%s] %s %s main\n' "$keyring" "$uri" "$codename" > "$dir/etc/sources.list"
+  for t in $types; do printf '%s [signed-by=%s] %s %s main\n' "$t" "$keyring" "$uri" "$suite"; done > "$dir/etc/sources.list"
   APT_OPTS=(
     -o "Dir::Etc::SourceList=$dir/etc/sources.list"
     -o "Dir::Etc::SourceParts=$dir/etc/sources.list.d"
@@ -143,14 +145,15 @@ EOF
   )
 }
 
-# debian_source_download APTDIR DLDIR PKG[=VERSION]: refreshes the private
-# index (apt checks the Release file's signature and the Sources index's
-# hash) and downloads the source package into DLDIR; apt checks the .dsc
-# and every tarball against the checksums of the signed index (files
-# already there are checked, not fetched again).
+# debian_source_download APTDIR DLDIR PKG[=VERSION] [SUITE]: refreshes the
+# private index (apt checks the Release file's signature and the Sources
+# index's hash) and downloads the source package of SUITE (default: this
+# machine's release) into DLDIR; apt checks the .dsc and every tarball
+# against the checksums of the signed index (files already there are
+# checked, not fetched again).
 debian_source_download() {
-  local aptdir=$1 dl=$2 spec=$3
-  private_apt "$aptdir"
+  local aptdir=$1 dl=$2 spec=$3 suite=${4:-}
+  private_apt "$aptdir" "$suite"
   mkdir -p "$dl"
   say "apt-get update (private configuration in $aptdir: $(cat "$aptdir/etc/sources.list"))"
   apt-get "${APT_OPTS[@]}" update > "$aptdir/update.log" 2>&1 ||
@@ -158,6 +161,21 @@ debian_source_download() {
   say "apt-get source --download-only $spec"
   (cd "$dl" && apt-get "${APT_OPTS[@]}" source --download-only "$spec") > "$aptdir/source.log" 2>&1 ||
     { cat "$aptdir/source.log" >&2; return 1; }
+}
+
+# debian_binary_download APTDIR DLDIR PKG=VERSION SUITE: the same for a
+# binary package (apt-get download checks the .deb against the signed
+# Packages index).
+debian_binary_download() {
+  local aptdir=$1 dl=$2 spec=$3 suite=$4
+  private_apt "$aptdir" "$suite" deb
+  mkdir -p "$dl"
+  say "apt-get update (private configuration in $aptdir: $(cat "$aptdir/etc/sources.list"))"
+  apt-get "${APT_OPTS[@]}" update > "$aptdir/update.log" 2>&1 ||
+    { cat "$aptdir/update.log" >&2; die "apt-get update failed (log above, also in $aptdir/update.log)"; }
+  say "apt-get download $spec"
+  (cd "$dl" && apt-get "${APT_OPTS[@]}" download "$spec") > "$aptdir/download.log" 2>&1 ||
+    { cat "$aptdir/download.log" >&2; return 1; }
 }
 
 # --- the unprivileged test user and the namespaces ---------------------------

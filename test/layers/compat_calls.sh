@@ -11,7 +11,7 @@ if [ -z "$objs" ]; then
   exit 1
 fi
 
-allowed='^(_ZN9phaseloop|_ZNK9phaseloop|_ZTVN9phaseloop|uv_|_GLOBAL_OFFSET_TABLE_$|__stack_chk_fail$'
+allowed='^(_ZN9phaseloop|_ZNK9phaseloop|_ZTVN9phaseloop|_ZTIN9phaseloop|_ZTSN9phaseloop|uv_|_GLOBAL_OFFSET_TABLE_$|__stack_chk_fail$'
 allowed="$allowed|_Znwm|_Znam|_ZdlPv|_ZdaPv|_ZSt7nothrow$|_ZTVN10__cxxabiv1|__cxa_|__gxx_personality_v0$|_Unwind_Resume$"
 allowed="$allowed|malloc$|calloc$|realloc$|free$|strdup$|strlen$|strchr$|strcmp$|memcpy$|memset$|memcmp$|snprintf$"
 allowed="$allowed|stdout$|stderr$"

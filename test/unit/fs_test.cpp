@@ -148,16 +148,47 @@ TEST_F(fs, stat_fills_statbuf_and_points_ptr_at_it) {
 }
 
 TEST_F(fs, times_keep_microseconds_and_refuse_what_time_t_cannot_hold) {
+  // libuv 1.44 to 1.50: microseconds; NaN is refused like an overflow.
+  for (pl::profile p : {pl::profile::libuv_1_44, pl::profile::libuv_1_45}) {
+    put("f", "");
+    pl::loop l;
+    l.set_order(p);
+    pl::fs_req r;
+    ASSERT_EQ(r.utime(&l, at("f"), 1.0000019, -1.5, nullptr), 0);
+    ASSERT_EQ(r.stat(&l, at("f"), nullptr), 0);
+    EXPECT_EQ(r.statbuf().st_atim.tv_sec, 1);
+    EXPECT_EQ(r.statbuf().st_atim.tv_nsec, 1000) << "truncated to the microsecond";
+    EXPECT_EQ(r.statbuf().st_mtim.tv_sec, -2);
+    EXPECT_EQ(r.statbuf().st_mtim.tv_nsec, 500000000);
+    EXPECT_EQ(r.utime(&l, at("f"), 1e300, 0, nullptr), -EINVAL);
+    EXPECT_EQ(r.utime(&l, at("f"), 0, std::nan(""), nullptr), -EINVAL);
+    EXPECT_EQ(pltest::finish(l), 0);
+  }
+}
+
+TEST_F(fs, times_keep_nanoseconds_and_take_nan_and_infinity_from_1_52) {
   put("f", "");
+  pl::loop l;
+  l.set_order(pl::profile::libuv_1_52);
   pl::fs_req r;
-  ASSERT_EQ(r.utime(nullptr, at("f"), 1.0000019, -1.5, nullptr), 0);
-  ASSERT_EQ(r.stat(nullptr, at("f"), nullptr), 0);
+  ASSERT_EQ(r.utime(&l, at("f"), 1.0000019, -1.5, nullptr), 0);
+  ASSERT_EQ(r.stat(&l, at("f"), nullptr), 0);
   EXPECT_EQ(r.statbuf().st_atim.tv_sec, 1);
-  EXPECT_EQ(r.statbuf().st_atim.tv_nsec, 1000) << "truncated to the microsecond";
+  EXPECT_NEAR(static_cast<double>(r.statbuf().st_atim.tv_nsec), 1900.0, 2.0) << "nanoseconds kept";
   EXPECT_EQ(r.statbuf().st_mtim.tv_sec, -2);
   EXPECT_EQ(r.statbuf().st_mtim.tv_nsec, 500000000);
-  EXPECT_EQ(r.utime(nullptr, at("f"), 1e300, 0, nullptr), -EINVAL);
-  EXPECT_EQ(r.utime(nullptr, at("f"), 0, std::nan(""), nullptr), -EINVAL);
+  // NaN leaves a time as it is (1.51); infinity sets it to now.
+  ASSERT_EQ(r.utime(&l, at("f"), std::nan(""), 7.0, nullptr), 0);
+  ASSERT_EQ(r.stat(&l, at("f"), nullptr), 0);
+  EXPECT_EQ(r.statbuf().st_atim.tv_sec, 1) << "atime left as it was";
+  EXPECT_EQ(r.statbuf().st_mtim.tv_sec, 7);
+  const time_t before = time(nullptr);
+  ASSERT_EQ(r.utime(&l, at("f"), 3.0, HUGE_VAL, nullptr), 0);
+  ASSERT_EQ(r.stat(&l, at("f"), nullptr), 0);
+  EXPECT_EQ(r.statbuf().st_atim.tv_sec, 3);
+  EXPECT_GE(r.statbuf().st_mtim.tv_sec, before) << "infinity is now";
+  EXPECT_EQ(r.utime(&l, at("f"), 1e300, 0, nullptr), -EINVAL);
+  EXPECT_EQ(pltest::finish(l), 0);
 }
 
 TEST_F(fs, scandir_lists_sorted_entries_with_types) {

@@ -283,6 +283,7 @@ TEST(process, errors_before_exec_come_from_spawn) {
   };
   for (const attempt& a : attempts) {
     pl::loop l;
+    l.set_order(pl::profile::libuv_1_44);  // execvp's lookup, as libuv had it up to 1.52
     pl::process p(l);
     outcome o;
     p.data = &o;
@@ -308,6 +309,35 @@ TEST(process, errors_before_exec_come_from_spawn) {
     l.run();
     EXPECT_TRUE(out.eof);
     EXPECT_EQ(o.calls, 0);
+    EXPECT_EQ(finish(l), 0);
+  }
+}
+
+// libuv 1.53 looks the program up itself (for posix_spawn): an empty name
+// is tried in every PATH entry, each a directory (EACCES), where execvp
+// gives ENOENT. From 1.52 a handle whose spawn failed is off the loop's
+// handle list, and may still be closed.
+TEST(process, newer_profiles_fail_a_spawn_their_way) {
+  for (pl::profile prof : {pl::profile::libuv_1_44, pl::profile::libuv_1_52, pl::profile::libuv_1_53}) {
+    pl::loop l;
+    l.set_order(prof);
+    pl::process p(l);
+    char* argv[] = {const_cast<char*>("x"), nullptr};
+    char path[] = "PATH=/usr/bin:/bin";
+    char* env[] = {path, nullptr};
+    pl::process_options opts;
+    opts.file = "";
+    opts.args = argv;
+    opts.env = env;
+    EXPECT_EQ(p.spawn(opts), prof >= pl::profile::libuv_1_53 ? -EACCES : -ENOENT) << pl::profile_name(prof);
+    int seen = 0;
+    l.walk([](pl::handle*, void* n) { ++*static_cast<int*>(n); }, &seen);
+    EXPECT_EQ(seen, prof >= pl::profile::libuv_1_52 ? 0 : 1) << pl::profile_name(prof);
+    int closed = 0;
+    p.data = &closed;
+    p.close([](pl::handle* h) { ++*static_cast<int*>(h->data); });
+    l.run();
+    EXPECT_EQ(closed, 1) << pl::profile_name(prof);
     EXPECT_EQ(finish(l), 0);
   }
 }

@@ -28,13 +28,17 @@ typedef enum {
 typedef enum {
   PHASELOOP_CB_TIMER, PHASELOOP_CB_IDLE, PHASELOOP_CB_PREPARE, PHASELOOP_CB_CHECK,
   PHASELOOP_CB_ASYNC, PHASELOOP_CB_SIGNAL, PHASELOOP_CB_CLOSE, PHASELOOP_CB_WORK_DONE,
-  PHASELOOP_CB_PENDING, PHASELOOP_CB_IO, PHASELOOP_CB_FS
+  PHASELOOP_CB_PENDING, PHASELOOP_CB_IO, PHASELOOP_CB_FS, PHASELOOP_CB_DNS, PHASELOOP_CB_RANDOM
 } phaseloop_callback_kind;
 
-/* Which libuv's phase order a loop follows. */
+/* Which libuv a loop behaves as: its phase order and the other behaviours
+ * that changed between versions (phaseloop/types.hpp tells each). */
 typedef enum {
   PHASELOOP_PROFILE_LIBUV_1_44 = 0, /* timers first in each iteration */
-  PHASELOOP_PROFILE_LIBUV_1_45 = 1  /* timers after poll (the default) */
+  PHASELOOP_PROFILE_LIBUV_1_45 = 1, /* timers after poll; libuv 1.45 to 1.50 */
+  PHASELOOP_PROFILE_LIBUV_1_51 = 2, /* + NaN and infinite file times */
+  PHASELOOP_PROFILE_LIBUV_1_52 = 3, /* + nanosecond file times, ... */
+  PHASELOOP_PROFILE_LIBUV_1_53 = 4  /* + no reading bit, ... (the default) */
 } phaseloop_profile;
 
 typedef struct {

@@ -1,15 +1,26 @@
 /* phaseloop: version macros of the libuv-compatible interface.
  *
- * phaseloop implements the API and ABI of libuv 1.44.2, so the numeric
- * version macros report exactly that release; the suffix names the
- * implementation instead.
+ * By default phaseloop gives the API, ABI and behaviour of libuv 1.44.2, so
+ * the numeric version macros report exactly that release; the suffix names
+ * the implementation instead.  A program built for phaseloop behaving as
+ * another version (PHASELOOP_PROFILE=libuv-1.50.0 at run time) says so
+ * with -DPHASELOOP_UV_VERSION_MINOR=50 -DPHASELOOP_UV_VERSION_PATCH=0, so
+ * that uv_version() and UV_VERSION_HEX agree as they do on that libuv.
  */
 #ifndef UV_VERSION_H
 #define UV_VERSION_H
 
 #define UV_VERSION_MAJOR 1
-#define UV_VERSION_MINOR 44
-#define UV_VERSION_PATCH 2
+#ifdef PHASELOOP_UV_VERSION_MINOR
+# define UV_VERSION_MINOR PHASELOOP_UV_VERSION_MINOR
+#else
+# define UV_VERSION_MINOR 44
+#endif
+#ifdef PHASELOOP_UV_VERSION_PATCH
+# define UV_VERSION_PATCH PHASELOOP_UV_VERSION_PATCH
+#else
+# define UV_VERSION_PATCH 2
+#endif
 #define UV_VERSION_IS_RELEASE 1
 #define UV_VERSION_SUFFIX "phaseloop"
 

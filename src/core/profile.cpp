@@ -1,0 +1,85 @@
+// Profiles and the libuv version a process behaves as
+// (include/phaseloop/types.hpp).
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "phaseloop/types.hpp"
+
+namespace phaseloop {
+
+const char* profile_name(profile p) noexcept {
+  switch (p) {
+    case profile::libuv_1_44: return "libuv-1.44";
+    case profile::libuv_1_45: return "libuv-1.45";
+    case profile::libuv_1_51: return "libuv-1.51";
+    case profile::libuv_1_52: return "libuv-1.52";
+    case profile::libuv_1_53: return "libuv-1.53";
+  }
+  return nullptr;
+}
+
+profile profile_of(libuv_version v) noexcept {
+  if (v.major != 1) return v.major > 1 ? profile::newest : profile::libuv_1_44;
+  if (v.minor >= 53) return profile::libuv_1_53;
+  if (v.minor >= 52) return profile::libuv_1_52;
+  if (v.minor >= 51) return profile::libuv_1_51;
+  if (v.minor >= 45) return profile::libuv_1_45;
+  return profile::libuv_1_44;
+}
+
+namespace {
+
+// "libuv-1.50.0", "1.50", "libuv-1.45+" (the old name of the newer order):
+// true with the version, false for anything else.
+bool parse_version(const char* text, libuv_version& out) noexcept {
+  if (std::strncmp(text, "libuv-", 6) == 0) text += 6;
+  libuv_version v{0, 0, -1};
+  int used = 0;
+  if (std::sscanf(text, "%d.%d%n", &v.major, &v.minor, &used) != 2) return false;
+  text += used;
+  if (*text == '.') {
+    if (std::sscanf(text, ".%d%n", &v.patch, &used) != 1) return false;
+    text += used;
+  }
+  if (std::strcmp(text, "+") == 0 && v.patch < 0) text++;
+  if (*text != '\0' || v.major < 0 || v.minor < 0) return false;
+  if (v.patch < 0) v.patch = v.major == 1 && v.minor == 44 ? 2 : 0;
+  out = v;
+  return true;
+}
+
+// $PHASELOOP_PROFILE's version: true when it is set and names one (a
+// value that names none is reported, once).
+bool version_from_env(libuv_version& v) noexcept {
+  const char* text = std::getenv("PHASELOOP_PROFILE");
+  if (text == nullptr || *text == '\0') return false;
+  if (parse_version(text, v)) return true;
+  static bool told = false;
+  if (!told)
+    std::fprintf(stderr, "phaseloop: PHASELOOP_PROFILE=%s is no libuv version (libuv-1.44, libuv-1.50.0, ...); ignored\n",
+                 text);
+  told = true;
+  return false;
+}
+
+}  // namespace
+
+// Read at each call, so that a program may set the variable before it
+// opens its loops.
+libuv_version process_version() noexcept {
+  libuv_version v = default_version;
+  version_from_env(v);
+  return v;
+}
+
+// Without the variable, loops take the newest profile while uv_version()
+// says default_version: phaseloop's behaviour before profiles were tied to
+// versions, kept until configure chooses the default (docs/notes/issue-13.md).
+profile process_profile() noexcept {
+  libuv_version v{};
+  return version_from_env(v) ? profile_of(v) : profile::newest;
+}
+
+}  // namespace phaseloop
