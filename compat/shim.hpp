@@ -6,7 +6,7 @@
 #include <new>
 
 #include "phaseloop/loop.hpp"
-#include "uv.h"
+#include "api.hpp"
 
 namespace phaseloop::compat {
 

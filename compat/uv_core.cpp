@@ -14,7 +14,7 @@
 #include "phaseloop/phaseloop.hpp"
 #include "phaseloop/os.hpp"
 #include "phaseloop/random.hpp"
-#include "uv.h"
+#include "api.hpp"
 #include "shim.hpp"
 
 namespace pl = phaseloop;
@@ -126,6 +126,15 @@ int uv_loop_configure(uv_loop_t* loop, uv_loop_option option, ...) {
 }
 
 uint64_t uv_metrics_idle_time(uv_loop_t* loop) { return L(loop).idle_time(); }
+
+int uv_metrics_info(uv_loop_t* loop, uv_metrics_t* metrics) {
+  if (loop == nullptr || metrics == nullptr) return UV_EINVAL;
+  const pl::loop::metrics m = L(loop).metrics_info();
+  metrics->loop_count = m.loop_count;
+  metrics->events = m.events;
+  metrics->events_waiting = m.events_waiting;
+  return 0;
+}
 
 int uv_run(uv_loop_t* loop, uv_run_mode mode) {
   if (mode != UV_RUN_DEFAULT && mode != UV_RUN_ONCE && mode != UV_RUN_NOWAIT) return UV_EINVAL;

@@ -10,7 +10,7 @@
 
 #include "phaseloop/dns.hpp"
 #include "shim.hpp"
-#include "uv.h"
+#include "api.hpp"
 
 namespace pl = phaseloop;
 using namespace phaseloop::compat;

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "phaseloop/types.hpp"
-#include "uv.h"
+#include "api.hpp"
 
 namespace {
 

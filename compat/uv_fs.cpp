@@ -9,7 +9,7 @@
 #include <new>
 
 #include "phaseloop/fs.hpp"
-#include "uv.h"
+#include "api.hpp"
 
 namespace pl = phaseloop;
 

@@ -8,7 +8,7 @@
 
 #include "phaseloop/fs_event.hpp"
 #include "phaseloop/fs_poll.hpp"
-#include "uv.h"
+#include "api.hpp"
 #include "shim.hpp"
 
 namespace pl = phaseloop;

@@ -2,7 +2,7 @@
 // phaseloop/inet.hpp.
 
 #include "phaseloop/inet.hpp"
-#include "uv.h"
+#include "api.hpp"
 
 extern "C" {
 

@@ -5,7 +5,8 @@
 
 #include "phaseloop/tty.hpp"
 #include "phaseloop/types.hpp"
-#include "uv.h"
+#include "phaseloop/wtf8.hpp"
+#include "api.hpp"
 
 extern "C" {
 
@@ -17,8 +18,8 @@ uv_buf_t uv_buf_init(char* base, unsigned int len) {
 }
 
 static_assert(phaseloop::default_version.major == UV_VERSION_MAJOR &&
-              phaseloop::default_version.minor == UV_VERSION_MINOR &&
-              phaseloop::default_version.patch == UV_VERSION_PATCH);
+              phaseloop::default_version.minor == PHASELOOP_UV_DEFAULT_MINOR &&
+              phaseloop::default_version.patch == PHASELOOP_UV_DEFAULT_PATCH);
 
 // The version phaseloop behaves as (PHASELOOP_PROFILE, else uv.h's).
 unsigned int uv_version(void) {
@@ -44,6 +45,21 @@ int uv_replace_allocator(uv_malloc_func malloc_func, uv_realloc_func realloc_fun
 }
 
 void uv_library_shutdown(void) {}
+
+size_t uv_utf16_length_as_wtf8(const uint16_t* utf16, ssize_t utf16_len) {
+  return phaseloop::utf16_length_as_wtf8(utf16, utf16_len);
+}
+int uv_utf16_to_wtf8(const uint16_t* utf16, ssize_t utf16_len, char** wtf8_ptr, size_t* wtf8_len_ptr) {
+  return phaseloop::utf16_to_wtf8(utf16, utf16_len, wtf8_ptr, wtf8_len_ptr);
+}
+// Not WTF-8: -1 up to libuv 1.52, UV_EINVAL from 1.53.
+ssize_t uv_wtf8_length_as_utf16(const char* wtf8) {
+  const ssize_t n = phaseloop::wtf8_length_as_utf16(wtf8);
+  return n < 0 && phaseloop::process_profile() >= phaseloop::profile::libuv_1_53 ? ssize_t{UV_EINVAL} : n;
+}
+void uv_wtf8_to_utf16(const char* wtf8, uint16_t* utf16, size_t utf16_len) {
+  phaseloop::wtf8_to_utf16(wtf8, utf16, utf16_len);
+}
 
 uv_handle_type uv_guess_handle(uv_file file) {
   return static_cast<uv_handle_type>(phaseloop::guess_handle(file));

@@ -5,7 +5,7 @@
 
 #include "phaseloop/os.hpp"
 #include "phaseloop/random.hpp"
-#include "uv.h"
+#include "api.hpp"
 #include "shim.hpp"
 
 namespace pl = phaseloop;
@@ -42,6 +42,11 @@ static_assert(same_shape<uv_rusage_t, os::resource_usage>());
 static_assert(offsetof(uv_rusage_t, ru_stime) == offsetof(os::resource_usage, system_time));
 static_assert(offsetof(uv_rusage_t, ru_nivcsw) == offsetof(os::resource_usage, nivcsw));
 static_assert(same_shape<uv_lib_t, os::library>());
+static_assert(same_shape<uv_group_t, os::group_entry>());
+static_assert(offsetof(uv_group_t, gid) == offsetof(os::group_entry, gid));
+static_assert(offsetof(uv_group_t, members) == offsetof(os::group_entry, members));
+static_assert(same_shape<uv_timespec64_t, os::timespec64>());
+static_assert(offsetof(uv_timespec64_t, tv_nsec) == offsetof(os::timespec64, nsec));
 static_assert(offsetof(uv_lib_t, errmsg) == offsetof(os::library, errmsg));
 
 static_assert(fits<uv_random_t, pl::random_req>());
@@ -77,6 +82,9 @@ void uv_os_free_environ(uv_env_item_t* envitems, int count) {
 }
 
 int uv_os_get_passwd(uv_passwd_t* pwd) { return os::get_passwd(to<os::passwd_entry>(pwd)); }
+int uv_os_get_passwd2(uv_passwd_t* pwd, uv_uid_t uid) { return os::get_passwd(to<os::passwd_entry>(pwd), uid); }
+int uv_os_get_group(uv_group_t* grp, uv_uid_t gid) { return os::get_group(to<os::group_entry>(grp), gid); }
+void uv_os_free_group(uv_group_t* grp) { os::free_group(to<os::group_entry>(grp)); }
 void uv_os_free_passwd(uv_passwd_t* pwd) { os::free_passwd(to<os::passwd_entry>(pwd)); }
 int uv_os_homedir(char* buffer, size_t* size) { return os::homedir(buffer, size); }
 int uv_os_tmpdir(char* buffer, size_t* size) { return os::tmpdir(buffer, size); }
@@ -92,6 +100,13 @@ int uv_os_setpriority(uv_pid_t pid, int priority) { return os::set_priority(pid,
 void uv_sleep(unsigned int msec) { os::sleep_ms(msec); }
 int uv_gettimeofday(uv_timeval64_t* tv) { return os::gettimeofday(to<os::timeval64>(tv)); }
 int uv_getrusage(uv_rusage_t* rusage) { return os::resource_usage_of_self(to<os::resource_usage>(rusage)); }
+int uv_getrusage_thread(uv_rusage_t* rusage) { return os::resource_usage_of_thread(to<os::resource_usage>(rusage)); }
+
+int uv_clock_gettime(uv_clock_id clock_id, uv_timespec64_t* ts) {
+  if (ts == nullptr) return UV_EFAULT;
+  if (clock_id != UV_CLOCK_MONOTONIC && clock_id != UV_CLOCK_REALTIME) return UV_EINVAL;
+  return os::clock_time(clock_id == UV_CLOCK_REALTIME, to<os::timespec64>(ts));
+}
 
 // ---- descriptors --------------------------------------------------------------
 
@@ -149,6 +164,7 @@ int uv_if_indextoiid(unsigned int ifindex, char* buffer, size_t* size) {
 uint64_t uv_get_free_memory(void) { return os::free_memory(); }
 uint64_t uv_get_total_memory(void) { return os::total_memory(); }
 uint64_t uv_get_constrained_memory(void) { return os::constrained_memory(pl::process_profile()); }
+uint64_t uv_get_available_memory(void) { return os::available_memory(); }
 int uv_resident_set_memory(size_t* rss) { return os::resident_set_memory(rss); }
 int uv_uptime(double* uptime) { return os::uptime(uptime); }
 void uv_loadavg(double avg[3]) { os::loadavg(avg); }

@@ -5,7 +5,7 @@
 
 #include "phaseloop/loop.hpp"
 #include "phaseloop/poll.hpp"
-#include "uv.h"
+#include "api.hpp"
 #include "shim.hpp"
 
 namespace pl = phaseloop;

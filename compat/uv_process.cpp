@@ -7,7 +7,7 @@
 #include "phaseloop/loop.hpp"
 #include "phaseloop/process.hpp"
 #include "phaseloop/stream.hpp"
-#include "uv.h"
+#include "api.hpp"
 #include "shim.hpp"
 
 namespace pl = phaseloop;

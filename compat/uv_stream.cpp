@@ -15,7 +15,7 @@
 #include "phaseloop/tcp.hpp"
 #include "phaseloop/tty.hpp"
 #include "phaseloop/udp.hpp"
-#include "uv.h"
+#include "api.hpp"
 #include "shim.hpp"
 
 namespace pl = phaseloop;
@@ -150,6 +150,22 @@ int uv_tcp_init(uv_loop_t* loop, uv_tcp_t* handle) { return uv_tcp_init_ex(loop,
 int uv_tcp_open(uv_tcp_t* handle, uv_os_sock_t sock) { return T(handle).open(sock); }
 
 int uv_tcp_nodelay(uv_tcp_t* handle, int enable) { return T(handle).nodelay(enable != 0); }
+
+int uv_tcp_keepalive_ex(uv_tcp_t* handle, int on, unsigned int idle, unsigned int intvl, unsigned int cnt) {
+  return T(handle).keepalive_ex(on != 0, idle, intvl, cnt);
+}
+
+size_t uv_write_nwritten(const uv_write_t* req) { return reinterpret_cast<const pl::write_req*>(req)->written(); }
+
+int uv_pipe_bind2(uv_pipe_t* handle, const char* name, size_t namelen, unsigned int flags) {
+  static_assert(UV_PIPE_NO_TRUNCATE == pl::pipe::no_truncate);
+  return P(handle).bind2(name, namelen, flags);
+}
+
+int uv_pipe_connect2(uv_connect_t* req, uv_pipe_t* handle, const char* name, size_t namelen, unsigned int flags,
+                     uv_connect_cb cb) {
+  return P(handle).connect2(R<pl::connect_req>(req), name, namelen, flags, cb_cast<pl::connect_cb>(cb));
+}
 
 int uv_tcp_keepalive(uv_tcp_t* handle, int enable, unsigned int delay) {
   return T(handle).keepalive(enable != 0, delay);

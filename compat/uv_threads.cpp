@@ -2,7 +2,7 @@
 // the library's object (same bytes, checked below), each call forwards.
 
 #include "phaseloop/thread.hpp"
-#include "uv.h"
+#include "api.hpp"
 
 namespace os = phaseloop::os;
 
@@ -38,6 +38,19 @@ int uv_thread_create(uv_thread_t* tid, uv_thread_cb entry, void* arg) {
 }
 
 uv_thread_t uv_thread_self(void) { return os::thread_self(); }
+int uv_thread_detach(uv_thread_t* tid) { return os::thread_detach(*tid); }
+int uv_cpumask_size(void) { return os::cpumask_size(); }
+int uv_thread_setaffinity(uv_thread_t* tid, char* cpumask, char* oldmask, size_t mask_size) {
+  return os::thread_setaffinity(*tid, cpumask, oldmask, mask_size);
+}
+int uv_thread_getaffinity(uv_thread_t* tid, char* cpumask, size_t mask_size) {
+  return os::thread_getaffinity(*tid, cpumask, mask_size);
+}
+int uv_thread_getcpu(void) { return os::thread_getcpu(); }
+int uv_thread_setname(const char* name) { return os::thread_setname(name); }
+int uv_thread_getname(uv_thread_t* tid, char* name, size_t size) { return os::thread_getname(*tid, name, size); }
+int uv_thread_getpriority(uv_thread_t tid, int* priority) { return os::thread_getpriority(tid, priority); }
+int uv_thread_setpriority(uv_thread_t tid, int priority) { return os::thread_setpriority(tid, priority); }
 int uv_thread_join(uv_thread_t* tid) { return os::thread_join(*tid); }
 int uv_thread_equal(const uv_thread_t* t1, const uv_thread_t* t2) { return os::thread_equal(*t1, *t2) ? 1 : 0; }
 

@@ -9,7 +9,7 @@
 #include <new>
 
 #include "phaseloop/udp.hpp"
-#include "uv.h"
+#include "api.hpp"
 #include "shim.hpp"
 
 namespace pl = phaseloop;
@@ -63,6 +63,15 @@ int uv_udp_init_ex(uv_loop_t* loop, uv_udp_t* handle, unsigned int flags) {
 int uv_udp_init(uv_loop_t* loop, uv_udp_t* handle) { return uv_udp_init_ex(loop, handle, AF_UNSPEC); }
 
 int uv_udp_open(uv_udp_t* handle, uv_os_sock_t sock) { return U(handle).open(sock); }
+int uv_udp_open_ex(uv_udp_t* handle, uv_os_sock_t sock, unsigned int flags) {
+  static_assert(UV_UDP_REUSEADDR == pl::udp::open_reuseaddr && UV_UDP_REUSEPORT == pl::udp::open_reuseport);
+  return U(handle).open_ex(sock, flags);
+}
+
+int uv_udp_try_send2(uv_udp_t* handle, unsigned int count, uv_buf_t* bufs[], unsigned int nbufs[],
+                     struct sockaddr* addrs[], unsigned int flags) {
+  return U(handle).try_send2(count, reinterpret_cast<pl::fs_buf**>(bufs), nbufs, addrs, flags);
+}
 
 int uv_udp_bind(uv_udp_t* handle, const struct sockaddr* addr, unsigned int flags) {
   if (handle->type != UV_UDP) return UV_EINVAL;

@@ -142,6 +142,16 @@ class loop {
   int block_signal(int signum) noexcept;
   /// Starts measuring the time poll spends waiting (UV_METRICS_IDLE_TIME).
   void enable_idle_time_metric() noexcept { idle_metric_ = true; }
+  /// libuv 1.45's loop metrics: iterations, events the poll phase handled
+  /// (one per ready watcher per batch), and of those the events found
+  /// waiting when poll first looked without waiting (only with the
+  /// idle-time metric, from profile libuv_1_45).
+  struct metrics {
+    std::uint64_t loop_count;
+    std::uint64_t events;
+    std::uint64_t events_waiting;
+  };
+  metrics metrics_info() const noexcept { return {iteration_, events_handled_, events_waiting_}; }
   /// Nanoseconds poll has spent waiting since enable_idle_time_metric(),
   /// including a wait in progress. Any thread.
   std::uint64_t idle_time() const noexcept;
@@ -222,6 +232,8 @@ class loop {
   bool stop_flag_ = false;
   bool open_ = false;
   bool idle_metric_ = false;
+  std::uint64_t events_handled_ = 0;  // metrics_info()
+  std::uint64_t events_waiting_ = 0;
   bool block_sigprof_ = false;
   clock_mode clock_ = clock_mode::real;
   phaseloop::profile profile_ = profile::newest;

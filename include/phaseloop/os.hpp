@@ -70,7 +70,20 @@ struct passwd_entry {
   char* homedir;
 };
 int get_passwd(passwd_entry* pwd) noexcept;
+/// The entry of user `uid` (PHASELOOP_ENOENT when there is none).
+int get_passwd(passwd_entry* pwd, unsigned long uid) noexcept;
 void free_passwd(passwd_entry* pwd) noexcept;
+
+/// A group of the group database: name, id and the member names
+/// (null-terminated). One allocation, owned by `members`.
+struct group_entry {
+  char* groupname;
+  unsigned long gid;
+  char** members;
+};
+/// The group `gid` (PHASELOOP_ENOENT when there is none).
+int get_group(group_entry* group, unsigned long gid) noexcept;
+void free_group(group_entry* group) noexcept;
 /// $HOME as it is, else the user database's home (text protocol).
 int homedir(char* buffer, std::size_t* size) noexcept;
 /// The first of $TMPDIR, $TMP, $TEMP, $TEMPDIR that is set, else "/tmp",
@@ -100,6 +113,14 @@ struct timeval64 {
 };
 int gettimeofday(timeval64* tv) noexcept;
 
+/// A clock's time, as libuv's uv_timespec64_t.
+struct timespec64 {
+  std::int64_t sec;
+  std::int32_t nsec;
+};
+/// CLOCK_MONOTONIC, or CLOCK_REALTIME when `realtime`.
+int clock_time(bool realtime, timespec64* ts) noexcept;
+
 /// getrusage(RUSAGE_SELF), as libuv's uv_rusage_t.
 struct resource_usage {
   struct timeval {
@@ -112,6 +133,8 @@ struct resource_usage {
       nsignals, nvcsw, nivcsw;
 };
 int resource_usage_of_self(resource_usage* usage) noexcept;
+/// The same for the calling thread (RUSAGE_THREAD).
+int resource_usage_of_thread(resource_usage* usage) noexcept;
 
 /// Marks every open descriptor close-on-exec: the first 16 in any case,
 /// then up to the first that is not open.

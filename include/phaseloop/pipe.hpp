@@ -4,6 +4,8 @@
 /// handles along with its bytes (write2 / accept). Stream operations are in
 /// stream.hpp.
 
+#include <cstddef>
+
 #include "phaseloop/stream.hpp"
 
 namespace phaseloop {
@@ -23,6 +25,17 @@ class pipe : public stream {
   /// Starts connecting to `path`; `cb` runs in the poll phase, or in the
   /// pending phase with an error known at once.
   void connect(connect_req& r, const char* path, connect_cb cb) noexcept;
+
+  /// bind2/connect2 flag: a name too long for a socket address is refused
+  /// (errc::invalid) instead of cut.
+  static constexpr unsigned no_truncate = 1;
+  /// libuv 1.46's bind and connect with a name of `len` bytes: one that
+  /// starts with a 0 byte is a Linux abstract socket name (no file, nothing
+  /// to remove). errc::invalid for unknown flags, a null name, a 0 byte
+  /// inside the name, or (no_truncate) a name too long; the rest as bind()
+  /// and connect(), whose errors connect2 reports through `cb`.
+  int bind2(const char* name, std::size_t len, unsigned flags) noexcept;
+  int connect2(connect_req& r, const char* name, std::size_t len, unsigned flags, connect_cb cb) noexcept;
   /// Adopts `fd` (readable / writable as its open mode says). -EEXIST when
   /// this loop already watches it.
   int open(int fd) noexcept;
@@ -45,6 +58,8 @@ class pipe : public stream {
   friend class phaseloop::handle;
   friend struct detail::io_access;
   int listen_(int backlog, connection_cb cb) noexcept;
+  int bind_address_(const void* address, unsigned length, char* path) noexcept;
+  void connect_address_(connect_req& r, const void* address, unsigned length, connect_cb cb) noexcept;
   void close_() noexcept;
   int name_(bool peer, char* buffer, std::size_t* size) const noexcept;
 

@@ -34,6 +34,10 @@ class tcp : public stream {
   int nodelay(bool enable) noexcept;
   /// SO_KEEPALIVE with `delay` seconds of idle time (remembered too).
   int keepalive(bool enable, unsigned delay) noexcept;
+  /// libuv 1.52's keepalive with every setting: idle time and probe
+  /// interval in seconds, probe count; each at least 1 when on
+  /// (errc::invalid).
+  int keepalive_ex(bool on, unsigned idle_s, unsigned interval, unsigned count) noexcept;
   /// Off: yield between accepts. Always 0.
   int simultaneous_accepts(bool enable) noexcept;
   /// The local / peer address. -EBADF without a socket.

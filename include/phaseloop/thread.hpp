@@ -29,6 +29,29 @@ int thread_create(thread_id* tid, void (*entry)(void*), void* arg, std::size_t s
 int thread_join(thread_id tid) noexcept;
 thread_id thread_self() noexcept;
 bool thread_equal(thread_id a, thread_id b) noexcept;
+/// Lets the thread's resources go when it ends; it cannot be joined then.
+int thread_detach(thread_id tid) noexcept;
+
+/// Bytes of a CPU mask (one per CPU, non-zero: allowed): CPU_SETSIZE.
+int cpumask_size() noexcept;
+/// The CPUs `tid` may run on, into `mask` (at least cpumask_size() bytes,
+/// else PHASELOOP_EINVAL).
+int thread_getaffinity(thread_id tid, char* mask, std::size_t size) noexcept;
+/// Restricts `tid` to the CPUs of `mask`; the old mask goes to `old` when
+/// it is not null.
+int thread_setaffinity(thread_id tid, const char* mask, char* old, std::size_t size) noexcept;
+/// The CPU the calling thread runs on.
+int thread_getcpu() noexcept;
+/// Names the calling thread (the kernel keeps 15 bytes; longer names are
+/// cut).
+int thread_setname(const char* name) noexcept;
+/// `tid`'s name, cut to `size` - 1 bytes and NUL-terminated.
+int thread_getname(thread_id tid, char* name, std::size_t size) noexcept;
+/// Thread priorities -2 (lowest) to 2 (highest), libuv's. For the calling
+/// thread under the normal policy they are nice values (priority * -2);
+/// otherwise the scheduler's priority range, split in five.
+int thread_getpriority(thread_id tid, int* priority) noexcept;
+int thread_setpriority(thread_id tid, int priority) noexcept;
 
 class mutex {
  public:

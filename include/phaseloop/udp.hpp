@@ -137,6 +137,18 @@ class udp : public handle {
   /// Sends at once or not at all: the byte count, errc::again when sends
   /// are queued or the socket is full, or another error.
   int try_send(const fs_buf bufs[], unsigned nbufs, const sockaddr* addr) noexcept;
+  /// libuv 1.50's batch send, now: message i is bufs[i] (nbufs[i] buffers)
+  /// to addrs[i] (null: the connected peer), sent with sendmmsg(2) in
+  /// groups of 20. The number of messages sent (> 0), or an error for the
+  /// first (errc::again when the socket would block or sends are queued;
+  /// errc::invalid for count 0, flags, or no socket).
+  int try_send2(unsigned count, fs_buf* bufs[], unsigned nbufs[], sockaddr* addrs[], unsigned flags) noexcept;
+  /// Flags of open_ex(): libuv's UV_UDP_REUSEADDR and UV_UDP_REUSEPORT.
+  static constexpr unsigned open_reuseaddr = 4;
+  static constexpr unsigned open_reuseport = 64;
+  /// libuv 1.52's open(): SO_REUSEADDR / SO_REUSEPORT only as `flags` ask
+  /// (open() always sets SO_REUSEADDR).
+  int open_ex(int fd, unsigned flags) noexcept;
   /// Starts receiving. errc::invalid for a null callback, -EALREADY when
   /// receiving.
   int recv_start(udp_alloc_cb alloc, udp_recv_cb recv) noexcept;

@@ -237,6 +237,12 @@ void loop::poll_pass_(int timeout) {
   int remaining = timeout;
   int full_batches = 48;  // bound on back-to-back re-polls of a full buffer
 
+  // With the idle-time metric, libuv >= 1.45 first looks without waiting;
+  // what that finds counts as events that were waiting.
+  bool peek = idle_metric_ && profile_ >= profile::libuv_1_45 && timeout != 0;
+  const int user_timeout = timeout;
+  if (peek) timeout = 0;
+
   for (;;) {
     const bool measure = idle_metric_ && timeout != 0;
     if (measure) wait_start_ns_.store(hrtime(), std::memory_order_relaxed);
@@ -246,6 +252,11 @@ void loop::poll_pass_(int timeout) {
       idle_time_ns_.fetch_add(hrtime() - start, std::memory_order_relaxed);
     }
     update_time();
+    const bool peeked = peek;
+    if (peek) {
+      peek = false;
+      timeout = user_timeout;
+    }
 
     if (n < 0 && n != -EINTR) std::abort();  // the poller fd itself is broken
     if (n > 0) {
@@ -267,6 +278,8 @@ void loop::poll_pass_(int timeout) {
         delivered++;
       }
       poller_.end_batch();
+      events_handled_ += static_cast<unsigned>(delivered);
+      if (peeked) events_waiting_ += static_cast<unsigned>(delivered);
       if (have_signals) {
         dispatch_io_<H>(signal_watcher_, detail::io_readable);
         break;  // let the loop cycle now

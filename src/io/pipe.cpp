@@ -38,23 +38,73 @@ int pipe::bind(const char* path) noexcept {
   if (watcher_.fd >= 0 || is_closing()) return errc::invalid;
   char* copy = strdup(path);
   if (copy == nullptr) return errc::no_memory;
+  const sockaddr_un a = unix_address(copy);
+  return bind_address_(&a, sizeof a, copy);
+}
+
+// Binds a new socket to the address; `path` (owned, may be null) is the file
+// to remove at close.
+int pipe::bind_address_(const void* address, unsigned length, char* path) noexcept {
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd < 0) {
     const int err = -errno;
-    std::free(copy);
+    std::free(path);
     return err;
   }
-  const sockaddr_un a = unix_address(copy);
-  if (::bind(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) != 0) {
+  if (::bind(fd, static_cast<const sockaddr*>(address), length) != 0) {
     int err = -errno;
     if (err == -ENOENT) err = -EACCES;
     ::close(fd);
-    std::free(copy);
+    std::free(path);
     return err;
   }
   flags_ |= bound_flag;
-  path_ = copy;
+  path_ = path;
   watcher_.fd = fd;
+  return 0;
+}
+
+namespace {
+
+// A bind2/connect2 name as a socket address: errc::invalid, or 0 with the
+// address and its length (an abstract name counts its bytes only).
+int name_address(const char* name, std::size_t len, unsigned flags, sockaddr_un* a, socklen_t* length) noexcept {
+  if ((flags & ~pipe::no_truncate) != 0 || name == nullptr) return errc::invalid;
+  // (A length of 0 with an empty name asks Linux to pick an abstract name.)
+  const bool abstract = name[0] == '\0';
+  if (len > 0 && std::memchr(abstract ? name + 1 : name, '\0', abstract ? len - 1 : len) != nullptr)
+    return errc::invalid;
+  if (len > sizeof a->sun_path) {
+    if (flags & pipe::no_truncate) return errc::invalid;
+    len = sizeof a->sun_path;
+  }
+  *a = sockaddr_un{};
+  a->sun_family = AF_UNIX;
+  std::memcpy(a->sun_path, name, len);
+  *length = abstract ? static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + len) : sizeof *a;
+  return 0;
+}
+
+}  // namespace
+
+int pipe::bind2(const char* name, std::size_t len, unsigned flags) noexcept {
+  sockaddr_un a;
+  socklen_t length;
+  if (int r = name_address(name, len, flags, &a, &length); r != 0) return r;
+  if (watcher_.fd >= 0 || is_closing()) return errc::invalid;
+  char* path = nullptr;
+  if (a.sun_path[0] != '\0') {
+    path = strndup(a.sun_path, sizeof a.sun_path);
+    if (path == nullptr) return errc::no_memory;
+  }
+  return bind_address_(&a, length, path);
+}
+
+int pipe::connect2(connect_req& r, const char* name, std::size_t len, unsigned flags, connect_cb cb) noexcept {
+  sockaddr_un a;
+  socklen_t length;
+  if (int rc = name_address(name, len, flags, &a, &length); rc != 0) return rc;
+  connect_address_(r, &a, length, cb);
   return 0;
 }
 
@@ -65,6 +115,11 @@ int pipe::listen_(int backlog, connection_cb cb) noexcept {
 }
 
 void pipe::connect(connect_req& r, const char* path, connect_cb cb) noexcept {
+  const sockaddr_un a = unix_address(path);
+  connect_address_(r, &a, sizeof a, cb);
+}
+
+void pipe::connect_address_(connect_req& r, const void* address, unsigned length, connect_cb cb) noexcept {
   const bool new_sock = watcher_.fd == -1;
   int err = 0;
   if (new_sock) {
@@ -73,9 +128,8 @@ void pipe::connect(connect_req& r, const char* path, connect_cb cb) noexcept {
     else watcher_.fd = fd;
   }
   if (err == 0) {
-    const sockaddr_un a = unix_address(path);
     int rc;
-    do rc = ::connect(watcher_.fd, reinterpret_cast<const sockaddr*>(&a), sizeof a);
+    do rc = ::connect(watcher_.fd, static_cast<const sockaddr*>(address), length);
     while (rc == -1 && errno == EINTR);
     if (rc == -1 && errno != EINPROGRESS) err = -errno;
   }

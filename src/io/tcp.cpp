@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <utility>
+
 #include "core/internal.hpp"
 #include "phaseloop/tcp.hpp"
 
@@ -19,14 +21,17 @@ namespace phaseloop {
 
 namespace {
 
-int set_keepalive(int fd, bool on, unsigned delay) noexcept {
+// SO_KEEPALIVE, and when on the probes' idle time and interval (seconds)
+// and count, each at least 1 (errc::invalid).
+int set_keepalive(int fd, bool on, unsigned idle_s, unsigned interval = 1, unsigned count = 10) noexcept {
   int v = on ? 1 : 0;
   if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &v, sizeof v) != 0) return -errno;
-  if (on) {
-    int idle_s = static_cast<int>(delay), interval = 1, count = 10;
-    if (setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle_s, sizeof idle_s) != 0) return -errno;
-    if (setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval) != 0) return -errno;
-    if (setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count) != 0) return -errno;
+  if (!on) return 0;
+  if (idle_s < 1 || interval < 1 || count < 1) return errc::invalid;
+  for (const auto& [option, value] : {std::pair{TCP_KEEPIDLE, idle_s}, std::pair{TCP_KEEPINTVL, interval},
+                                      std::pair{TCP_KEEPCNT, count}}) {
+    const int n = static_cast<int>(value);
+    if (setsockopt(fd, IPPROTO_TCP, option, &n, sizeof n) != 0) return -errno;
   }
   return 0;
 }
@@ -175,6 +180,14 @@ int tcp::keepalive(bool enable, unsigned delay) noexcept {
   if (watcher_.fd != -1)
     if (int err = set_keepalive(watcher_.fd, enable, delay); err != 0) return err;
   if (enable) flags_ |= keepalive_flag;
+  else flags_ &= ~keepalive_flag;
+  return 0;
+}
+
+int tcp::keepalive_ex(bool on, unsigned idle_s, unsigned interval, unsigned count) noexcept {
+  if (watcher_.fd != -1)
+    if (int err = set_keepalive(watcher_.fd, on, idle_s, interval, count); err != 0) return err;
+  if (on) flags_ |= keepalive_flag;
   else flags_ &= ~keepalive_flag;
   return 0;
 }

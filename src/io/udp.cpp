@@ -88,12 +88,16 @@ int udp::socket(int domain) noexcept {
   return fd < 0 ? -errno : fd;
 }
 
-int udp::open(int fd) noexcept {
+int udp::open(int fd) noexcept { return open_ex(fd, open_reuseaddr); }
+
+int udp::open_ex(int fd, unsigned flags) noexcept {
+  if ((flags & ~(open_reuseaddr | open_reuseport)) != 0) return errc::invalid;
   if (io_.fd != -1) return errc::busy;
   if (detail::loop_seam::poller(*loop_).watcher(fd) != nullptr) return -EEXIST;
   int on = 1;
   if (ioctl(fd, FIONBIO, &on) != 0) return -errno;
-  if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0) return -errno;
+  if ((flags & open_reuseaddr) && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0) return -errno;
+  if ((flags & open_reuseport) && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) != 0) return -errno;
   io_.fd = fd;
   sockaddr_storage peer;
   socklen_t len = sizeof peer;
@@ -283,6 +287,52 @@ void udp::write_queued_() noexcept {
     }
   }
   feed_();
+}
+
+namespace {
+
+// A message's address length by family (0 for none); -1 for a family no
+// datagram goes to.
+socklen_t address_length(const sockaddr* a) {
+  if (a == nullptr) return 0;
+  switch (a->sa_family) {
+    case AF_INET: return sizeof(sockaddr_in);
+    case AF_INET6: return sizeof(sockaddr_in6);
+    case AF_UNIX: return sizeof(sockaddr_un);
+    default: return static_cast<socklen_t>(-1);
+  }
+}
+
+}  // namespace
+
+int udp::try_send2(unsigned count, fs_buf* bufs[], unsigned nbufs[], sockaddr* addrs[], unsigned flags) noexcept {
+  if (count < 1 || flags != 0) return errc::invalid;
+  if (send_queue_count_ != 0) return errc::again;
+  if (io_.fd == -1) return errc::invalid;
+  int sent = 0;
+  for (unsigned i = 0; i < count;) {
+    mmsghdr m[20];
+    unsigned n = 0;
+    for (; i < count && n < 20; i++, n++) {
+      const socklen_t len = address_length(addrs[i]);
+      if (len == static_cast<socklen_t>(-1)) return sent > 0 ? sent : errc::invalid;
+      m[n] = mmsghdr{};
+      m[n].msg_hdr.msg_name = addrs[i];
+      m[n].msg_hdr.msg_namelen = len;
+      m[n].msg_hdr.msg_iov = reinterpret_cast<iovec*>(bufs[i]);
+      m[n].msg_hdr.msg_iovlen = nbufs[i];
+    }
+    int r;
+    do r = sendmmsg(io_.fd, m, n, 0);
+    while (r == -1 && errno == EINTR);
+    if (r <= 0) {
+      if (sent > 0) return sent;
+      return errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS ? errc::again : -errno;
+    }
+    sent += r;
+    if (static_cast<unsigned>(r) < n) break;
+  }
+  return sent;
 }
 
 int udp::try_send(const fs_buf bufs[], unsigned nbufs, const sockaddr* addr) noexcept {

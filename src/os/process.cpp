@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,20 +189,35 @@ void free_environment(env_item* items, int count) noexcept {
   free(items);
 }
 
-int get_passwd(passwd_entry* pwd) noexcept {
+namespace {
+
+// Calls `lookup(buffer, size)` (a getpwuid_r/getgrgid_r) with a growing
+// scratch buffer until it fits; the buffer stays with the caller (free()).
+template <class F>
+int with_scratch(char** scratch, F lookup) {
+  int r;
+  for (std::size_t size = 2000;; size *= 2) {
+    *scratch = static_cast<char*>(malloc(size));
+    if (*scratch == nullptr) return ENOMEM;
+    do r = lookup(*scratch, size);
+    while (r == EINTR);
+    if (r != ERANGE) return r;
+    free(*scratch);
+  }
+}
+
+}  // namespace
+
+int get_passwd(passwd_entry* pwd) noexcept { return get_passwd(pwd, geteuid()); }
+
+int get_passwd(passwd_entry* pwd, unsigned long uid) noexcept {
   if (pwd == nullptr) return PHASELOOP_EINVAL;
   passwd pw;
   passwd* found = nullptr;
   char* scratch = nullptr;
-  int r;
-  for (std::size_t size = 2000;; size *= 2) {
-    scratch = static_cast<char*>(malloc(size));
-    if (scratch == nullptr) return PHASELOOP_ENOMEM;
-    do r = getpwuid_r(geteuid(), &pw, scratch, size, &found);
-    while (r == EINTR);
-    if (r != ERANGE) break;
-    free(scratch);
-  }
+  const int r = with_scratch(&scratch, [&](char* buf, std::size_t size) {
+    return getpwuid_r(static_cast<uid_t>(uid), &pw, buf, size, &found);
+  });
   if (r != 0 || found == nullptr) {
     free(scratch);
     return r != 0 ? -r : PHASELOOP_ENOENT;
@@ -221,6 +237,48 @@ int get_passwd(passwd_entry* pwd) noexcept {
   pwd->gid = pw.pw_gid;
   free(scratch);
   return 0;
+}
+
+int get_group(group_entry* group, unsigned long gid) noexcept {
+  if (group == nullptr) return PHASELOOP_EINVAL;
+  struct group gr;
+  struct group* found = nullptr;
+  char* scratch = nullptr;
+  const int r = with_scratch(&scratch, [&](char* buf, std::size_t size) {
+    return getgrgid_r(static_cast<gid_t>(gid), &gr, buf, size, &found);
+  });
+  if (r != 0 || found == nullptr) {
+    free(scratch);
+    return r != 0 ? -r : PHASELOOP_ENOENT;
+  }
+  // One block: the member pointers, then the member names, then the name.
+  std::size_t count = 0;
+  std::size_t bytes = strlen(gr.gr_name) + 1;
+  for (char** m = gr.gr_mem; *m != nullptr; m++, count++) bytes += strlen(*m) + 1;
+  char** members = static_cast<char**>(malloc((count + 1) * sizeof(char*) + bytes));
+  if (members == nullptr) {
+    free(scratch);
+    return PHASELOOP_ENOMEM;
+  }
+  char* text = reinterpret_cast<char*>(members + count + 1);
+  for (std::size_t i = 0; i < count; i++) {
+    const std::size_t n = strlen(gr.gr_mem[i]) + 1;
+    members[i] = static_cast<char*>(memcpy(text, gr.gr_mem[i], n));
+    text += n;
+  }
+  members[count] = nullptr;
+  group->groupname = static_cast<char*>(memcpy(text, gr.gr_name, strlen(gr.gr_name) + 1));
+  group->members = members;
+  group->gid = gr.gr_gid;
+  free(scratch);
+  return 0;
+}
+
+void free_group(group_entry* group) noexcept {
+  if (group == nullptr) return;
+  free(group->members);
+  group->members = nullptr;
+  group->groupname = nullptr;
 }
 
 void free_passwd(passwd_entry* pwd) noexcept {
@@ -317,10 +375,12 @@ int gettimeofday(timeval64* tv) noexcept {
   return 0;
 }
 
-int resource_usage_of_self(resource_usage* usage) noexcept {
+namespace {
+
+int resource_usage_of(int who, resource_usage* usage) noexcept {
   if (usage == nullptr) return PHASELOOP_EINVAL;
   struct rusage u;
-  if (getrusage(RUSAGE_SELF, &u) != 0) return -errno;
+  if (getrusage(who, &u) != 0) return -errno;
   auto u64 = [](long v) { return static_cast<std::uint64_t>(v); };
   usage->user_time = {u.ru_utime.tv_sec, u.ru_utime.tv_usec};
   usage->system_time = {u.ru_stime.tv_sec, u.ru_stime.tv_usec};
@@ -338,6 +398,20 @@ int resource_usage_of_self(resource_usage* usage) noexcept {
   usage->nsignals = u64(u.ru_nsignals);
   usage->nvcsw = u64(u.ru_nvcsw);
   usage->nivcsw = u64(u.ru_nivcsw);
+  return 0;
+}
+
+}  // namespace
+
+int resource_usage_of_self(resource_usage* usage) noexcept { return resource_usage_of(RUSAGE_SELF, usage); }
+int resource_usage_of_thread(resource_usage* usage) noexcept { return resource_usage_of(RUSAGE_THREAD, usage); }
+
+int clock_time(bool realtime, timespec64* ts) noexcept {
+  if (ts == nullptr) return PHASELOOP_EFAULT;
+  timespec t;
+  if (::clock_gettime(realtime ? CLOCK_REALTIME : CLOCK_MONOTONIC, &t) != 0) return -errno;
+  ts->sec = t.tv_sec;
+  ts->nsec = static_cast<std::int32_t>(t.tv_nsec);
   return 0;
 }
 

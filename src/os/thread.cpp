@@ -2,10 +2,13 @@
 // (include/phaseloop/thread.hpp).
 
 #include <errno.h>
+#include <sched.h>
+#include <sys/resource.h>
 #include <limits.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 
 #include "phaseloop/errors.h"
@@ -71,6 +74,94 @@ int thread_create(thread_id* tid, void (*entry)(void*), void* arg, std::size_t s
 int thread_join(thread_id tid) noexcept { return err(pthread_join(tid, nullptr)); }
 thread_id thread_self() noexcept { return pthread_self(); }
 bool thread_equal(thread_id a, thread_id b) noexcept { return pthread_equal(a, b) != 0; }
+int thread_detach(thread_id tid) noexcept { return err(pthread_detach(tid)); }
+
+// ---- affinity, name, priority -----------------------------------------------------
+
+int cpumask_size() noexcept { return CPU_SETSIZE; }
+
+int thread_getaffinity(thread_id tid, char* mask, std::size_t size) noexcept {
+  if (mask == nullptr || size < static_cast<std::size_t>(CPU_SETSIZE)) return PHASELOOP_EINVAL;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (const int r = pthread_getaffinity_np(tid, sizeof set, &set); r != 0) return err(r);
+  for (int i = 0; i < CPU_SETSIZE; i++) mask[i] = CPU_ISSET(i, &set) ? 1 : 0;
+  return 0;
+}
+
+int thread_setaffinity(thread_id tid, const char* mask, char* old, std::size_t size) noexcept {
+  if (mask == nullptr || size < static_cast<std::size_t>(CPU_SETSIZE)) return PHASELOOP_EINVAL;
+  if (old != nullptr)
+    if (const int r = thread_getaffinity(tid, old, size); r != 0) return r;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int i = 0; i < CPU_SETSIZE; i++)
+    if (mask[i] != 0) CPU_SET(i, &set);
+  return err(pthread_setaffinity_np(tid, sizeof set, &set));
+}
+
+int thread_getcpu() noexcept {
+  const int cpu = sched_getcpu();
+  return cpu < 0 ? -errno : cpu;
+}
+
+int thread_setname(const char* name) noexcept {
+  if (name == nullptr) return PHASELOOP_EINVAL;
+  char cut[16];
+  std::snprintf(cut, sizeof cut, "%s", name);
+  return err(pthread_setname_np(pthread_self(), cut));
+}
+
+int thread_getname(thread_id tid, char* name, std::size_t size) noexcept {
+  if (name == nullptr || size == 0) return PHASELOOP_EINVAL;
+  char full[16];
+  if (const int r = pthread_getname_np(tid, full, sizeof full); r != 0) return err(r);
+  std::snprintf(name, size, "%s", full);
+  return 0;
+}
+
+namespace {
+
+constexpr int lowest_priority = -2;
+constexpr int highest_priority = 2;
+
+// The calling thread under SCHED_OTHER: priorities are its nice value.
+bool uses_nice(thread_id tid, int policy) { return policy == SCHED_OTHER && pthread_equal(tid, pthread_self()); }
+
+}  // namespace
+
+int thread_getpriority(thread_id tid, int* priority) noexcept {
+  if (priority == nullptr) return PHASELOOP_EINVAL;
+  int policy;
+  sched_param param;
+  if (const int r = pthread_getschedparam(tid, &policy, &param); r != 0) return err(r);
+  if (uses_nice(tid, policy)) {
+    errno = 0;
+    const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+    if (nice == -1 && errno != 0) return -errno;
+    *priority = nice;
+    return 0;
+  }
+  *priority = param.sched_priority;
+  return 0;
+}
+
+int thread_setpriority(thread_id tid, int priority) noexcept {
+  if (priority < lowest_priority || priority > highest_priority) return PHASELOOP_EINVAL;
+  int policy;
+  sched_param param;
+  if (const int r = pthread_getschedparam(tid, &policy, &param); r != 0) return err(r);
+  if (uses_nice(tid, policy))
+    return setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), -2 * priority) == 0 ? 0 : -errno;
+  const int min = sched_get_priority_min(policy);
+  const int max = sched_get_priority_max(policy);
+  if (min == -1 || max == -1) return -errno;
+  // The range in quarters: lowest, below normal, normal, above, highest.
+  const int wanted = min + (max - min) * (priority + 2) / 4;
+  if (param.sched_priority == wanted) return 0;
+  param.sched_priority = wanted;
+  return err(pthread_setschedparam(tid, policy, &param));
+}
 
 // ---- mutex ----------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 // path where hooks see it, the text protocol of the string getters, the
 // thread primitives, addresses, and the one list of error codes.
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -12,6 +13,7 @@
 #include "phaseloop/os.hpp"
 #include "phaseloop/random.hpp"
 #include "phaseloop/thread.hpp"
+#include "phaseloop/wtf8.hpp"
 #include "test_util.hpp"
 
 namespace {
@@ -268,6 +270,77 @@ TEST(os_errors, one_list_names_every_code) {
   PHASELOOP_ERRNO_MAP(COUNT_CODE)
 #undef COUNT_CODE
   EXPECT_EQ(named, 82);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(os_text, utf16_and_wtf8_round_trip_with_lone_surrogates) {
+  const std::uint16_t text[] = {'a', 0xD83D, 0xDE00, 0xDC00, 0x00E9, 0};
+  EXPECT_EQ(pl::utf16_length_as_wtf8(text, -1), 1u + 4u + 3u + 2u);
+  char* out = nullptr;
+  std::size_t n = 0;
+  ASSERT_EQ(pl::utf16_to_wtf8(text, -1, &out, &n), 0);
+  ASSERT_EQ(n, 10u);
+  EXPECT_EQ(std::string(out, n), "a\xf0\x9f\x98\x80\xed\xb0\x80\xc3\xa9");
+  const ssize_t units = pl::wtf8_length_as_utf16(out);
+  ASSERT_EQ(units, 6);  // the terminating 0 included
+  std::uint16_t back[6];
+  pl::wtf8_to_utf16(out, back, 6);
+  EXPECT_EQ(std::memcmp(back, text, sizeof back), 0);
+  std::free(out);
+  EXPECT_EQ(pl::wtf8_length_as_utf16("\x80"), -1);
+  EXPECT_EQ(pl::wtf8_length_as_utf16("\xf4\x90\x80\x80"), -1);  // above U+10FFFF
+}
+
+TEST(os_text, utf16_to_wtf8_cuts_to_a_given_buffer) {
+  const std::uint16_t euros[] = {0x20AC, 0x20AC, 0};
+  char buf[5];
+  char* p = buf;
+  std::size_t n = 4;  // room for 4 bytes and the NUL
+  EXPECT_EQ(pl::utf16_to_wtf8(euros, -1, &p, &n), PHASELOOP_ENOBUFS);
+  EXPECT_EQ(n, 6u) << "3 whole bytes written + 3 still needed";
+  EXPECT_EQ(buf[4], '\0');
+  n = 0;
+  EXPECT_EQ(pl::utf16_to_wtf8(euros, 1, nullptr, &n), 0);
+  EXPECT_EQ(n, 3u);
+}
+
+TEST(os_thread, name_affinity_and_priority_of_the_calling_thread) {
+  ASSERT_EQ(os::thread_setname("phaseloop-unit-test-thread"), 0);
+  char name[32];
+  ASSERT_EQ(os::thread_getname(os::thread_self(), name, sizeof name), 0);
+  EXPECT_STREQ(name, "phaseloop-unit-");  // the kernel keeps 15 bytes
+  std::vector<char> mask(static_cast<std::size_t>(os::cpumask_size()));
+  ASSERT_EQ(os::thread_getaffinity(os::thread_self(), mask.data(), mask.size()), 0);
+  EXPECT_NE(std::count(mask.begin(), mask.end(), 1), 0);
+  EXPECT_EQ(os::thread_getaffinity(os::thread_self(), mask.data(), 8), PHASELOOP_EINVAL);
+  EXPECT_GE(os::thread_getcpu(), 0);
+  int prio = 99;
+  ASSERT_EQ(os::thread_getpriority(os::thread_self(), &prio), 0);
+  EXPECT_EQ(os::thread_setpriority(os::thread_self(), 3), PHASELOOP_EINVAL);
+  os::group_entry g;
+  ASSERT_EQ(os::get_group(&g, 0), 0);
+  EXPECT_STREQ(g.groupname, "root");
+  os::free_group(&g);
+  EXPECT_EQ(g.members, nullptr);
+  os::timespec64 ts;
+  EXPECT_EQ(os::clock_time(true, &ts), 0);
+  EXPECT_GT(ts.sec, 1577836800);
+}
+
+TEST(loop_metrics, count_iterations_and_events) {
+  pl::loop l;
+  pl::async a(l, [](pl::async* h) { h->close(nullptr); });
+  ASSERT_EQ(a.send(), 0);
+  EXPECT_EQ(l.run(pl::run_mode::default_), 0);
+  const pl::loop::metrics m = l.metrics_info();
+  EXPECT_GE(m.loop_count, 1u);
+  EXPECT_EQ(m.loop_count, l.iteration());
+  EXPECT_GE(m.events, 1u) << "the wake-up of the async";
+  EXPECT_EQ(m.events_waiting, 0u) << "no idle-time metric";
+  EXPECT_EQ(finish(l), 0);
 }
 
 }  // namespace

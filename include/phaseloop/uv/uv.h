@@ -194,6 +194,9 @@ enum uv_udp_flags {
   UV_UDP_MMSG_CHUNK = 8,     /* recv: buffer is part of a recvmmsg batch */
   UV_UDP_MMSG_FREE = 16,     /* recv: the batch buffer may now be freed */
   UV_UDP_LINUX_RECVERR = 32, /* bind: set IP_RECVERR / IPV6_RECVERR */
+#if UV_VERSION_MINOR >= 49
+  UV_UDP_REUSEPORT = 64,     /* bind, uv_udp_open_ex: set SO_REUSEPORT (1.49) */
+#endif
   UV_UDP_RECVMMSG = 256      /* init: receive with recvmmsg() */
 };
 
@@ -1338,6 +1341,130 @@ UV_EXTERN int uv_key_create(uv_key_t* key);
 UV_EXTERN void uv_key_delete(uv_key_t* key);
 UV_EXTERN void* uv_key_get(uv_key_t* key);
 UV_EXTERN void uv_key_set(uv_key_t* key, void* value);
+
+/* ======================================================================
+ * The API libuv added after 1.44, each part declared when the program is
+ * built for the version that has it (UV_VERSION_MINOR; by default 44, so
+ * that a program written for 1.44 sees exactly 1.44's API).  The drop-in
+ * libuv.so.1 exports all of it.
+ * ====================================================================== */
+
+#if UV_VERSION_MINOR >= 45
+typedef enum {
+  UV_CLOCK_MONOTONIC,
+  UV_CLOCK_REALTIME
+} uv_clock_id;
+
+typedef struct {
+  int64_t tv_sec;
+  int32_t tv_nsec;
+} uv_timespec64_t;
+
+typedef struct uv_group_s uv_group_t;
+typedef struct uv_metrics_s uv_metrics_t;
+
+/* A group of the group database (uv_os_get_group()). */
+struct uv_group_s {
+  char* groupname;
+  unsigned long gid;
+  char** members;  /* NULL-terminated */
+};
+
+/* Counters of a loop (uv_metrics_info()). */
+struct uv_metrics_s {
+  uint64_t loop_count;      /* iterations */
+  uint64_t events;          /* events the poll phase handled */
+  uint64_t events_waiting;  /* ... of them found waiting (UV_METRICS_IDLE_TIME) */
+  uint64_t* reserved[13];
+};
+
+UV_EXTERN int uv_clock_gettime(uv_clock_id clock_id, uv_timespec64_t* ts);
+UV_EXTERN uint64_t uv_get_available_memory(void);
+UV_EXTERN int uv_os_get_passwd2(uv_passwd_t* pwd, uv_uid_t uid);
+UV_EXTERN int uv_os_get_group(uv_group_t* grp, uv_uid_t gid);
+UV_EXTERN void uv_os_free_group(uv_group_t* grp);
+UV_EXTERN int uv_cpumask_size(void);
+UV_EXTERN int uv_thread_setaffinity(uv_thread_t* tid,
+                                    char* cpumask,
+                                    char* oldmask,
+                                    size_t mask_size);
+UV_EXTERN int uv_thread_getaffinity(uv_thread_t* tid,
+                                    char* cpumask,
+                                    size_t mask_size);
+UV_EXTERN int uv_thread_getcpu(void);
+UV_EXTERN int uv_metrics_info(uv_loop_t* loop, uv_metrics_t* metrics);
+#endif
+
+#if UV_VERSION_MINOR >= 46
+enum {
+  UV_PIPE_NO_TRUNCATE = 1u << 0  /* uv_pipe_bind2/connect2: refuse a long name */
+};
+
+UV_EXTERN int uv_pipe_bind2(uv_pipe_t* handle,
+                            const char* name,
+                            size_t namelen,
+                            unsigned int flags);
+UV_EXTERN int uv_pipe_connect2(uv_connect_t* req,
+                               uv_pipe_t* handle,
+                               const char* name,
+                               size_t namelen,
+                               unsigned int flags,
+                               uv_connect_cb cb);
+#endif
+
+#if UV_VERSION_MINOR >= 47
+UV_EXTERN size_t uv_utf16_length_as_wtf8(const uint16_t* utf16,
+                                         ssize_t utf16_len);
+UV_EXTERN int uv_utf16_to_wtf8(const uint16_t* utf16,
+                               ssize_t utf16_len,
+                               char** wtf8_ptr,
+                               size_t* wtf8_len_ptr);
+UV_EXTERN ssize_t uv_wtf8_length_as_utf16(const char* wtf8);
+UV_EXTERN void uv_wtf8_to_utf16(const char* wtf8,
+                                uint16_t* utf16,
+                                size_t utf16_len);
+#endif
+
+#if UV_VERSION_MINOR >= 48
+enum {
+  UV_THREAD_PRIORITY_HIGHEST = 2,
+  UV_THREAD_PRIORITY_ABOVE_NORMAL = 1,
+  UV_THREAD_PRIORITY_NORMAL = 0,
+  UV_THREAD_PRIORITY_BELOW_NORMAL = -1,
+  UV_THREAD_PRIORITY_LOWEST = -2
+};
+
+UV_EXTERN int uv_thread_getpriority(uv_thread_t tid, int* priority);
+UV_EXTERN int uv_thread_setpriority(uv_thread_t tid, int priority);
+#endif
+
+#if UV_VERSION_MINOR >= 50
+UV_EXTERN int uv_getrusage_thread(uv_rusage_t* rusage);
+UV_EXTERN int uv_thread_detach(uv_thread_t* tid);
+UV_EXTERN int uv_thread_setname(const char* name);
+UV_EXTERN int uv_thread_getname(uv_thread_t* tid, char* name, size_t size);
+UV_EXTERN int uv_udp_try_send2(uv_udp_t* handle,
+                               unsigned int count,
+                               uv_buf_t* bufs[/*count*/],
+                               unsigned int nbufs[/*count*/],
+                               struct sockaddr* addrs[/*count*/],
+                               unsigned int flags);
+#endif
+
+#if UV_VERSION_MINOR >= 52
+UV_EXTERN int uv_tcp_keepalive_ex(uv_tcp_t* handle,
+                                  int on,
+                                  unsigned int idle,
+                                  unsigned int intvl,
+                                  unsigned int cnt);
+UV_EXTERN int uv_udp_open_ex(uv_udp_t* handle,
+                             uv_os_sock_t sock,
+                             unsigned int flags);
+#endif
+
+#if UV_VERSION_MINOR >= 53
+UV_EXTERN size_t uv_write_nwritten(const uv_write_t* req);
+#endif
 
 #ifdef __cplusplus
 } /* extern "C" */
