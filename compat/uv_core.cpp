@@ -121,6 +121,9 @@ int uv_loop_configure(uv_loop_t* loop, uv_loop_option option, ...) {
     case UV_METRICS_IDLE_TIME:
       L(loop).enable_idle_time_metric();
       return 0;
+    case UV_LOOP_USE_IO_URING_SQPOLL:
+      // libuv >= 1.49 takes it (phaseloop has no io_uring to configure).
+      return pl::process_version().minor >= 49 ? 0 : UV_ENOSYS;
   }
   return UV_ENOSYS;
 }

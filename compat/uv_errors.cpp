@@ -29,27 +29,39 @@ char* copy_into(char* buf, size_t len, const char* text, int err) {
   return buf;
 }
 
+// The name and message of a code the libuv phaseloop behaves as knows
+// (codes named after 1.44 only from their version on), else null.
+// (libuv 1.53 numbers EFTYPE as Linux does.)
+int code_of(int err) {
+  if (phaseloop::process_version().minor < 53) return err;
+  if (err == PHASELOOP_EFTYPE_1_53) return PHASELOOP_EFTYPE;
+  return err == PHASELOOP_EFTYPE ? 0 : err;
+}
+
+const char* name_of(int err) {
+  err = code_of(err);
+  const int since = phaseloop::error_since(err);
+  return err != 0 && since >= 0 && since <= phaseloop::process_version().minor ? phaseloop::error_name(err) : nullptr;
+}
+
+const char* message_of(int err) { return name_of(err) != nullptr ? phaseloop::error_message(code_of(err)) : nullptr; }
+
 }  // namespace
 
 extern "C" {
 
 const char* uv_err_name(int err) {
-  const char* n = phaseloop::error_name(err);
+  const char* n = name_of(err);
   return n != nullptr ? n : unknown(err);
 }
 
 const char* uv_strerror(int err) {
-  const char* m = phaseloop::error_message(err);
+  const char* m = message_of(err);
   return m != nullptr ? m : unknown(err);
 }
 
-char* uv_err_name_r(int err, char* buf, size_t buflen) {
-  return copy_into(buf, buflen, phaseloop::error_name(err), err);
-}
-
-char* uv_strerror_r(int err, char* buf, size_t buflen) {
-  return copy_into(buf, buflen, phaseloop::error_message(err), err);
-}
+char* uv_err_name_r(int err, char* buf, size_t buflen) { return copy_into(buf, buflen, name_of(err), err); }
+char* uv_strerror_r(int err, char* buf, size_t buflen) { return copy_into(buf, buflen, message_of(err), err); }
 
 int uv_translate_sys_error(int sys_errno) { return phaseloop::from_errno(sys_errno); }
 

@@ -84,6 +84,9 @@
 #define PHASELOOP_ENOTTY           (-ENOTTY)
 #define PHASELOOP_EILSEQ           (-EILSEQ)
 #define PHASELOOP_ESOCKTNOSUPPORT  (-ESOCKTNOSUPPORT)
+#define PHASELOOP_ENODATA          (-ENODATA)
+#define PHASELOOP_EUNATCH          (-EUNATCH)
+#define PHASELOOP_ENOEXEC          (-ENOEXEC)
 #define PHASELOOP_EAI_ADDRFAMILY   (-3000)
 #define PHASELOOP_EAI_AGAIN        (-3001)
 #define PHASELOOP_EAI_BADFLAGS     (-3002)
@@ -99,6 +102,8 @@
 #define PHASELOOP_EAI_BADHINTS     (-3013)
 #define PHASELOOP_EAI_PROTOCOL     (-3014)
 #define PHASELOOP_EFTYPE           (-4028)
+/* libuv 1.53 gives EFTYPE Linux's number (7.2) instead. */
+#define PHASELOOP_EFTYPE_1_53      (-134)
 #define PHASELOOP_ECHARSET         (-4080)
 #define PHASELOOP_UNKNOWN          (-4094)
 #define PHASELOOP_EOF              (-4095)
@@ -191,5 +196,17 @@
   XX(EFTYPE,          "inappropriate file type or format")              \
   XX(EILSEQ,          "illegal byte sequence")                          \
   XX(ESOCKTNOSUPPORT, "socket type not supported")                      \
+
+/* The codes libuv added after 1.44, in libuv's order after those above:
+ * PHASELOOP_ERRNO_MAP_LATER(X, A) invokes X(A, NAME, minor version,
+ * "description") once per code (A passes through, for a caller's macro). */
+#define PHASELOOP_ERRNO_MAP_LATER(X, A)                                 \
+  X(A, ENODATA,         45, PHASELOOP_ENODATA_MSG)                      \
+  X(A, EUNATCH,         46, PHASELOOP_EUNATCH_MSG)                      \
+  X(A, ENOEXEC,         50, PHASELOOP_ENOEXEC_MSG)                      \
+
+#define PHASELOOP_ENODATA_MSG "no data available"
+#define PHASELOOP_EUNATCH_MSG "protocol driver not attached"
+#define PHASELOOP_ENOEXEC_MSG "exec format error"
 
 #endif /* PHASELOOP_ERRORS_H_ */

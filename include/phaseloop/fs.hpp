@@ -125,7 +125,8 @@ struct fs_statfs {
   std::uint64_t f_bavail;  ///< free blocks for unprivileged users
   std::uint64_t f_files;   ///< total inodes
   std::uint64_t f_ffree;   ///< free inodes
-  std::uint64_t f_spare[4];  ///< zero
+  std::uint64_t f_frsize;    ///< fragment size (libuv 1.52; before, the first spare)
+  std::uint64_t f_spare[3];  ///< zero
 };
 
 /// The kind of a directory entry; values are libuv's uv_dirent_type_t.

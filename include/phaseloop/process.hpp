@@ -74,6 +74,7 @@ struct process_options {
     windows_hide = 1u << 4,                  ///< Windows only: ignored
     windows_hide_console = 1u << 5,          ///< Windows only: ignored
     windows_hide_gui = 1u << 6,              ///< Windows only: ignored
+    windows_file_path_exact_name = 1u << 7,  ///< Windows only (libuv 1.48): ignored
   };
   /// Called when the child ends; may be null.
   exit_cb on_exit = nullptr;

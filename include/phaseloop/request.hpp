@@ -4,6 +4,8 @@
 /// alive. Its memory belongs to the caller and must stay valid until the
 /// completion callback has run.
 
+#include <cstddef>
+
 #include "phaseloop/types.hpp"
 
 namespace phaseloop {
@@ -30,7 +32,9 @@ class req {
   friend struct detail::loop_access;
   req_type type_;
   // libuv reserves six pointers here; C programs see them as `reserved`.
-  void* reserved_[6] = {};
+  // libuv 1.53 keeps a write's byte count in the sixth (extra_).
+  void* reserved_[5] = {};
+  std::size_t extra_ = 0;
 };
 
 }  // namespace phaseloop

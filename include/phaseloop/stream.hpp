@@ -67,7 +67,7 @@ class write_req : public req {
   handle* send_handle() const noexcept { return send_handle_; }
   /// Bytes written so far (libuv 1.53's uv_write_nwritten); meant for the
   /// write callback.
-  std::size_t written() const noexcept { return written_; }
+  std::size_t written() const noexcept { return extra_; }
 
  private:
   friend class stream;
@@ -81,7 +81,6 @@ class write_req : public req {
   unsigned index_ = 0;            // first buffer not fully written
   int error_ = 0;
   fs_buf small_[3];               // bufs_ for up to three buffers
-  std::size_t written_ = 0;       // bytes written so far
 
  public:
   /// The stream's queue type (an implementation detail).

@@ -12,6 +12,8 @@ class tcp : public stream {
  public:
   /// uv_tcp_bind flag: an IPv6 socket that does not also take IPv4.
   static constexpr unsigned ipv6_only = 1;
+  /// bind(): also SO_REUSEPORT (libuv 1.49's UV_TCP_REUSEPORT).
+  static constexpr unsigned reuse_port = 2;
 
   /// Joins `l` with no socket yet (one is made by bind, connect or listen,
   /// or adopted by open). Loop thread only.

@@ -177,6 +177,9 @@ inline constexpr int eof = PHASELOOP_EOF;
 const char* error_name(int code) noexcept;
 /// libuv's message for an error code ("invalid argument", ...), or nullptr.
 const char* error_message(int code) noexcept;
+/// The libuv 1.x minor version that named the code: 0 for the codes 1.44
+/// has, 45 for ENODATA, ...; -1 for a code libuv does not name.
+int error_since(int code) noexcept;
 /// Maps a positive errno to phaseloop's (libuv's) negative error code.
 inline constexpr int from_errno(int e) noexcept { return e <= 0 ? e : -e; }
 

@@ -346,6 +346,7 @@ ssize_t fs_stats(const char* path, void*& out) noexcept {
   r->f_bavail = s.f_bavail;
   r->f_files = s.f_files;
   r->f_ffree = s.f_ffree;
+  r->f_frsize = static_cast<std::uint64_t>(s.f_frsize);
   out = r;
   return 0;
 }

@@ -41,7 +41,7 @@ namespace {
 constexpr unsigned known_flags =
     process_options::set_uid | process_options::set_gid | process_options::windows_verbatim_arguments |
     process_options::detached | process_options::windows_hide | process_options::windows_hide_console |
-    process_options::windows_hide_gui;
+    process_options::windows_hide_gui | process_options::windows_file_path_exact_name;
 
 constexpr int stdio_kind_mask =
     stdio_container::create_pipe | stdio_container::inherit_fd | stdio_container::inherit_stream;

@@ -275,7 +275,7 @@ int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, handle* se
   r.error_ = 0;
   r.nbufs_ = nbufs;
   r.index_ = 0;
-  r.written_ = 0;
+  r.extra_ = 0;  // bytes written so far
   detail::loop_seam::req_register(*loop_);
   write_queue_size_ += count_bytes(bufs, nbufs);
   write_queue_.push_back(r);
@@ -355,7 +355,7 @@ void stream::write_() {
       // one more (zero-byte) write to complete.
       std::size_t left = static_cast<std::size_t>(n);
       write_queue_size_ -= left;
-      r->written_ += left;
+      r->extra_ += left;
       do {
         fs_buf& b = r->bufs_[r->index_];
         const std::size_t take = left < b.len ? left : b.len;

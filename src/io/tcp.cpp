@@ -111,6 +111,7 @@ int tcp::bind(const sockaddr* addr, unsigned flags) noexcept {
   if (int err = maybe_new_socket_(addr->sa_family, 0); err != 0) return err;
   int on = 1;
   if (setsockopt(watcher_.fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on) != 0) return -errno;
+  if ((flags & reuse_port) && setsockopt(watcher_.fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) != 0) return -errno;
   if (addr->sa_family == AF_INET6) {
     on = (flags & ipv6_only) != 0;
     if (setsockopt(watcher_.fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof on) != 0) return -errno;

@@ -13,6 +13,11 @@ const char* error_name(int code) noexcept {
     return #name;
     PHASELOOP_ERRNO_MAP(PHASELOOP_ERR_NAME)
 #undef PHASELOOP_ERR_NAME
+#define PHASELOOP_ERR_NAME(unused, name, minor, msg) \
+  case PHASELOOP_##name:                             \
+    return #name;
+    PHASELOOP_ERRNO_MAP_LATER(PHASELOOP_ERR_NAME, _)
+#undef PHASELOOP_ERR_NAME
   }
   return nullptr;
 }
@@ -24,8 +29,24 @@ const char* error_message(int code) noexcept {
     return msg;
     PHASELOOP_ERRNO_MAP(PHASELOOP_ERR_MSG)
 #undef PHASELOOP_ERR_MSG
+#define PHASELOOP_ERR_MSG(unused, name, minor, msg) \
+  case PHASELOOP_##name:                            \
+    return msg;
+    PHASELOOP_ERRNO_MAP_LATER(PHASELOOP_ERR_MSG, _)
+#undef PHASELOOP_ERR_MSG
   }
   return nullptr;
+}
+
+int error_since(int code) noexcept {
+  switch (code) {
+#define PHASELOOP_ERR_SINCE(unused, name, minor, msg) \
+  case PHASELOOP_##name:                              \
+    return minor;
+    PHASELOOP_ERRNO_MAP_LATER(PHASELOOP_ERR_SINCE, _)
+#undef PHASELOOP_ERR_SINCE
+  }
+  return error_name(code) != nullptr ? 0 : -1;
 }
 
 }  // namespace phaseloop

@@ -1,6 +1,7 @@
 /* Error names and messages: uv_strerror, uv_err_name, their _r variants and
  * uv_translate_sys_error, with libuv 1.44's texts. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "suites.h"
@@ -103,6 +104,21 @@ static void translate_sys_error(void** state) {
   assert_string_equal(uv_err_name(uv_translate_sys_error(EPIPE)), "EPIPE");
 }
 
+/* Codes libuv named after 1.44 have their names from their version on. */
+static void later_codes_by_version(void** state) {
+  char buf[64];
+  (void)state;
+  setenv("PHASELOOP_PROFILE", "libuv-1.44", 1);
+  assert_string_equal(uv_err_name_r(-ENODATA, buf, sizeof buf), "Unknown system error -61");
+  setenv("PHASELOOP_PROFILE", "libuv-1.46.0", 1);
+  assert_string_equal(uv_err_name_r(-ENODATA, buf, sizeof buf), "ENODATA");
+  assert_string_equal(uv_strerror_r(-EUNATCH, buf, sizeof buf), "protocol driver not attached");
+  assert_string_equal(uv_err_name_r(-ENOEXEC, buf, sizeof buf), "Unknown system error -8");
+  setenv("PHASELOOP_PROFILE", "libuv-1.53.0", 1);
+  assert_string_equal(uv_err_name_r(-ENOEXEC, buf, sizeof buf), "ENOEXEC");
+  unsetenv("PHASELOOP_PROFILE");
+}
+
 int run_strerror_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(known_codes),
@@ -110,6 +126,7 @@ int run_strerror_tests(void) {
       cmocka_unit_test(err_name_r_truncation),
       cmocka_unit_test(strerror_r_truncation),
       cmocka_unit_test(translate_sys_error),
+      cmocka_unit_test(later_codes_by_version),
   };
   return cmocka_run_group_tests_name("strerror", tests, NULL, NULL);
 }

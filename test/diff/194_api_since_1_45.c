@@ -46,6 +46,8 @@ static void os_functions(void) {
   say("  after free: members null %d", gr.members == NULL);
   say("group of 4000000000: %s", rc_name(uv_os_get_group(&gr, 4000000000u)));
   say("rusage of thread: %s", rc_name(uv_getrusage_thread(&ru)));
+  say("newer codes: %s %s %s / %s", uv_err_name(UV_ENODATA), uv_err_name(UV_EUNATCH), uv_err_name(UV_ENOEXEC),
+      uv_strerror(UV_ENOEXEC));
 }
 
 static void thread_entry(void* arg) { (void) arg; }

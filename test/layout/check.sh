@@ -60,7 +60,7 @@ for mode in default gnu; do
 
   # 1. The build against compat/ must see our header and nothing of libuv's.
   # shellcheck disable=SC2086
-  if ! $CC $std $modeflags -I"$compat" -M "$probe" > "$tmp/deps" 2> "$tmp/err"; then
+  if ! $CC $std $modeflags -I"$compat" ${UV_COMPAT_CFLAGS:-} -M "$probe" > "$tmp/deps" 2> "$tmp/err"; then
     cat "$tmp/err" >&2; echo "FAIL: cannot preprocess probe against compat/"
     exit 1
   fi
@@ -86,7 +86,7 @@ for mode in default gnu; do
     exit 1
   fi
   # shellcheck disable=SC2086
-  if ! $CC $std $modeflags -I"$compat" "$probe" -o "$tmp/probe_ours" 2> "$tmp/err"; then
+  if ! $CC $std $modeflags -I"$compat" ${UV_COMPAT_CFLAGS:-} "$probe" -o "$tmp/probe_ours" 2> "$tmp/err"; then
     cat "$tmp/err" >&2; echo "FAIL: probe does not build against include/phaseloop/uv/uv.h"
     exit 1
   fi

@@ -42,7 +42,7 @@ for mode in default gnu; do
   names $modeflags $UV_SYSTEM_CFLAGS > "$tmp/sys"
   comm -12 "$tmp/sys" "$tmp/declared" > "$tmp/want"
   # shellcheck disable=SC2086
-  names $modeflags -I"$compat" > "$tmp/ours"
+  names $modeflags -I"$compat" ${UV_COMPAT_CFLAGS:-} > "$tmp/ours"
   comm -23 "$tmp/want" "$tmp/ours" > "$tmp/missing"
   if [ -s "$tmp/missing" ]; then
     echo "macros ($mode mode): $(wc -l < "$tmp/missing") of libuv's $(wc -l < "$tmp/want") are missing from include/phaseloop/uv/uv.h:"

@@ -51,6 +51,7 @@ dump() {
   # Drop source locations from anonymous type names and the "referenced"
   # / "used" markers, which depend on the surrounding code.
   sed -e 's/(unnamed \(struct\|union\|enum\) at [^)]*)/(unnamed \1)/g' \
+      -e 's/(anonymous at [^)]*)/(anonymous)/g' \
       -e 's/::(unnamed at [^)]*)/::(unnamed)/g' \
       -e 's/ referenced / /; s/ used / /' "$tmp/$name.ast" > "$tmp/$name.norm"
   awk -v out="$tmp/$name" '
@@ -97,8 +98,8 @@ dump() {
   done
 }
 
-dump sys
-dump ours -I"$top/include/phaseloop/uv"
+dump sys ${UV_SYSTEM_CFLAGS:-}
+dump ours -I"$top/include/phaseloop/uv" ${UV_COMPAT_CFLAGS:-}
 
 if grep -q 'phaseloop/uv/uv' "$tmp/sys.ast"; then
   echo "FAIL: the system dump read include/phaseloop/uv/uv.h"; exit 1

@@ -172,6 +172,11 @@ typedef struct uv_thread_options_s uv_thread_options_t;
 typedef enum {
   UV_LOOP_BLOCK_SIGNAL = 0,  /* arg: int signum; keep it blocked in the poll */
   UV_METRICS_IDLE_TIME = 1   /* start accounting time spent idle in the poll */
+#if UV_VERSION_MINOR >= 49
+  ,
+  UV_LOOP_USE_IO_URING_SQPOLL = 2  /* io_uring's polling thread; accepted, no effect */
+# define UV_LOOP_USE_IO_URING_SQPOLL UV_LOOP_USE_IO_URING_SQPOLL
+#endif
 } uv_loop_option;
 
 /* uv_run() modes. */
@@ -184,6 +189,10 @@ typedef enum {
 /* uv_tcp_bind() flags. */
 enum uv_tcp_flags {
   UV_TCP_IPV6ONLY = 1  /* no dual stack for an IPv6 address */
+#if UV_VERSION_MINOR >= 49
+  ,
+  UV_TCP_REUSEPORT = 2  /* set SO_REUSEPORT (1.49) */
+#endif
 };
 
 /* uv_udp_init_ex()/uv_udp_bind() flags, and flags passed to uv_udp_recv_cb. */
@@ -211,6 +220,10 @@ typedef enum {
   UV_TTY_MODE_NORMAL = 0,  /* cooked, as the terminal started */
   UV_TTY_MODE_RAW = 1,     /* raw input */
   UV_TTY_MODE_IO = 2       /* binary-safe raw mode */
+#if UV_VERSION_MINOR >= 51
+  ,
+  UV_TTY_MODE_RAW_VT = 3   /* raw, with VT sequences (1.51; on Unix as RAW) */
+#endif
 } uv_tty_mode_t;
 
 /* Virtual terminal support (meaningful on Windows only). */
@@ -248,6 +261,10 @@ enum uv_process_flags {
   UV_PROCESS_WINDOWS_HIDE = 1 << 4,                /* Windows only */
   UV_PROCESS_WINDOWS_HIDE_CONSOLE = 1 << 5,        /* Windows only */
   UV_PROCESS_WINDOWS_HIDE_GUI = 1 << 6             /* Windows only */
+#if UV_VERSION_MINOR >= 48
+  ,
+  UV_PROCESS_WINDOWS_FILE_PATH_EXACT_NAME = 1 << 7 /* Windows only (1.48) */
+#endif
 };
 
 /* Event bits passed to uv_fs_event_cb. */
@@ -430,7 +447,11 @@ struct uv_cpu_times_s {
 
 /* One processor, as reported by uv_cpu_info(). */
 struct uv_cpu_info_s {
+#if UV_VERSION_MINOR >= 53
+  const char* model;               /* model name */
+#else
   char* model;                     /* model name */
+#endif
   int speed;                       /* clock in MHz */
   struct uv_cpu_times_s cpu_times; /* time spent per mode */
 };
@@ -476,7 +497,12 @@ struct uv_statfs_s {
   uint64_t f_bavail;  /* free blocks available to unprivileged users */
   uint64_t f_files;   /* total inodes */
   uint64_t f_ffree;   /* free inodes */
+#if UV_VERSION_MINOR >= 52
+  uint64_t f_frsize;  /* fragment size (1.52) */
+  uint64_t f_spare[3];
+#else
   uint64_t f_spare[4];
+#endif
 };
 
 /* One directory entry (uv_fs_scandir_next(), uv_fs_readdir()). */
@@ -592,11 +618,25 @@ typedef struct uv_process_options_s {
  * be passed where a uv_req_t* is expected.
  * ====================================================================== */
 
+#if UV_VERSION_MINOR >= 53
+/* libuv 1.53 keeps a write's byte count in the last reserved slot. */
+struct uv__req_write_extra_s {
+  size_t nwritten;
+};
+# define UV__REQ_RESERVED                                               \
+  void* reserved[5];                                                    \
+  union {                                                               \
+    void* reserved2[1];                                                 \
+    struct uv__req_write_extra_s write_extra;                           \
+  };
+#else
+# define UV__REQ_RESERVED void* reserved[6];  /* reserved for future use */
+#endif
 #define UV_REQ_FIELDS                                                   \
   void* data;                 /* free for the user */                   \
   uv_req_type type;           /* request kind (read-only) */            \
   unsigned int uv_req_private32_;                                       \
-  void* reserved[6];          /* reserved for future use */             \
+  UV__REQ_RESERVED                                                      \
 
 /* The common part of all requests. */
 struct uv_req_s {
@@ -708,7 +748,7 @@ struct uv_random_s {
   uv_loop_t* loop;            /* owning loop (read-only) */             \
   uv_handle_type type;        /* handle kind (read-only) */             \
   uv_close_cb close_cb;       /* from uv_close() (private) */           \
-  void* handle_queue[2];      /* private */                             \
+  UV__QUEUE(handle_queue);    /* private */                             \
   union {                                                               \
     int fd;                                                             \
     void* reserved[4];                                                  \
@@ -1449,6 +1489,13 @@ UV_EXTERN int uv_udp_try_send2(uv_udp_t* handle,
                                unsigned int nbufs[/*count*/],
                                struct sockaddr* addrs[/*count*/],
                                unsigned int flags);
+#endif
+
+#if UV_VERSION_MINOR >= 51
+/* uv_fs_utime() and friends: set a time to now, or leave it as it is. */
+# include <math.h>
+# define UV_FS_UTIME_NOW  (INFINITY)
+# define UV_FS_UTIME_OMIT (NAN)
 #endif
 
 #if UV_VERSION_MINOR >= 52

@@ -10,12 +10,35 @@
 #define UV_ERRNO_H_
 
 #include "../../errors.h"
+#include "version.h"
 
 /* UV_ERRNO_MAP(XX) invokes XX(NAME, "description") once per error code,
  * NAME being the code without its UV_ prefix.  Typical use:
  *   #define XX(name, msg) case UV_##name: return msg;
  * The order and the descriptions are libuv 1.44.2's (uv_strerror() text). */
-#define UV_ERRNO_MAP(XX) PHASELOOP_ERRNO_MAP(XX)
+#define UV_ERRNO_MAP(XX) \
+  PHASELOOP_ERRNO_MAP(XX) UV__ERRNO_MAP_45(XX) UV__ERRNO_MAP_46(XX) UV__ERRNO_MAP_50(XX)
+
+/* The codes libuv added after 1.44 (PHASELOOP_ERRNO_MAP_LATER) are in the
+ * map for a program built for a version that has them (uv/version.h). */
+#if UV_VERSION_MINOR >= 45
+# define UV__ERRNO_MAP_45(XX) XX(ENODATA, PHASELOOP_ENODATA_MSG)
+# define UV__ENODATA PHASELOOP_ENODATA
+#else
+# define UV__ERRNO_MAP_45(XX)
+#endif
+#if UV_VERSION_MINOR >= 46
+# define UV__ERRNO_MAP_46(XX) XX(EUNATCH, PHASELOOP_EUNATCH_MSG)
+# define UV__EUNATCH PHASELOOP_EUNATCH
+#else
+# define UV__ERRNO_MAP_46(XX)
+#endif
+#if UV_VERSION_MINOR >= 50
+# define UV__ERRNO_MAP_50(XX) XX(ENOEXEC, PHASELOOP_ENOEXEC_MSG)
+# define UV__ENOEXEC PHASELOOP_ENOEXEC
+#else
+# define UV__ERRNO_MAP_50(XX)
+#endif
 
 /* The codes as macros (UV__ plus the name), as libuv's errno.h names them,
  * so that preprocessor code can test them. */
@@ -97,14 +120,18 @@
 #define UV__EAI_SOCKTYPE      PHASELOOP_EAI_SOCKTYPE
 #define UV__EAI_BADHINTS      PHASELOOP_EAI_BADHINTS
 #define UV__EAI_PROTOCOL      PHASELOOP_EAI_PROTOCOL
-#define UV__EFTYPE            PHASELOOP_EFTYPE
+#if UV_VERSION_MINOR >= 53
+# define UV__EFTYPE           PHASELOOP_EFTYPE_1_53
+#else
+# define UV__EFTYPE           PHASELOOP_EFTYPE
+#endif
 #define UV__ECHARSET          PHASELOOP_ECHARSET
 #define UV__UNKNOWN           PHASELOOP_UNKNOWN
 #define UV__EOF               PHASELOOP_EOF
 
 /* The codes themselves, one per UV_ERRNO_MAP entry. */
 typedef enum {
-#define UV_ERRNO_ENUM_XX_(name, msg) UV_##name = PHASELOOP_##name,
+#define UV_ERRNO_ENUM_XX_(name, msg) UV_##name = UV__##name,
   UV_ERRNO_MAP(UV_ERRNO_ENUM_XX_)
 #undef UV_ERRNO_ENUM_XX_
   /* One below the lowest code; not an error itself. */
