@@ -26,6 +26,11 @@ P* construct(C* mem, A&&... args) {
   return p;
 }
 
+/// The profile of a libuv program: that of the version it behaves as --
+/// PHASELOOP_PROFILE's, else uv.h's default (1.44.2), the libuv it was built
+/// for -- where a C++ program's loops take the newest.
+inline phaseloop::profile c_profile() noexcept { return phaseloop::profile_of(phaseloop::process_version()); }
+
 inline phaseloop::loop& L(uv_loop_t* l) { return *reinterpret_cast<phaseloop::loop*>(l); }
 inline const phaseloop::loop& L(const uv_loop_t* l) {
   return *reinterpret_cast<const phaseloop::loop*>(l);

@@ -73,6 +73,7 @@ int uv_loop_init(uv_loop_t* loop) {
   pl::loop* l = construct<pl::loop>(loop, pl::loop::deferred);
   int r = l->open();
   if (r != 0) l->~loop();
+  else l->set_order(c_profile());
   return r;
 }
 
@@ -86,7 +87,14 @@ int uv_loop_close(uv_loop_t* loop) {
   return r;
 }
 
-uv_loop_t* uv_default_loop(void) { return C(pl::loop::default_loop_or_null()); }
+// Made here, the default loop is a libuv program's (c_profile()); made by
+// C++ code first, it keeps its profile.
+uv_loop_t* uv_default_loop(void) {
+  if (pl::loop* l = pl::loop::default_loop_if_open()) return C(l);
+  pl::loop* l = pl::loop::default_loop_or_null();
+  if (l != nullptr) l->set_order(c_profile());
+  return C(l);
+}
 
 uv_loop_t* uv_loop_new(void) {
   auto* loop = static_cast<uv_loop_t*>(std::malloc(sizeof(uv_loop_t)));

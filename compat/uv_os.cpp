@@ -163,7 +163,7 @@ int uv_if_indextoiid(unsigned int ifindex, char* buffer, size_t* size) {
 
 uint64_t uv_get_free_memory(void) { return os::free_memory(); }
 uint64_t uv_get_total_memory(void) { return os::total_memory(); }
-uint64_t uv_get_constrained_memory(void) { return os::constrained_memory(pl::process_profile()); }
+uint64_t uv_get_constrained_memory(void) { return os::constrained_memory(c_profile()); }
 uint64_t uv_get_available_memory(void) { return os::available_memory(); }
 int uv_resident_set_memory(size_t* rss) { return os::resident_set_memory(rss); }
 int uv_uptime(double* uptime) { return os::uptime(uptime); }
