@@ -133,7 +133,8 @@ int stream::open_(int fd, std::uint32_t flags) noexcept {
 // ---- reading ---------------------------------------------------------------
 
 bool stream::reading_() const noexcept {
-  return loop_->order() >= profile::libuv_1_53 ? read_cb_ != nullptr : (flags_ & reading_flag) != 0;
+  // The bit is only ever set before 1.53.
+  return (flags_ & reading_flag) != 0 || (read_cb_ != nullptr && loop_->order() >= profile::libuv_1_53);
 }
 
 void stream::end_reading_() noexcept {
@@ -342,7 +343,7 @@ void stream::write_() {
   // libuv >= 1.45 goes on to the next requests after one completes (up to
   // 32 more, so that a fast reader cannot starve the loop); 1.44 waits for
   // writability first.
-  int more = loop_->order() >= profile::libuv_1_45 ? 32 : 0;
+  int more = -1;  // not yet known
   for (;;) {
     write_req* r = write_queue_.front();
     if (r == nullptr) return;
@@ -366,6 +367,8 @@ void stream::write_() {
       } while (left > 0);
       if (r->index_ == r->nbufs_) {
         finish_write_(*r);
+        if (write_queue_.empty()) return;
+        if (more < 0) more = loop_->order() >= profile::libuv_1_45 ? 32 : 0;
         if (more-- > 0) continue;
         return;
       }
@@ -448,25 +451,38 @@ void stream::io_(phaseloop::loop&, detail::io_watcher& w, unsigned events) {
     s->connect_done_(events);
     return;
   }
-  const profile p = s->loop_->order();
   // libuv >= 1.52 reads on readiness or error only; before, a hang-up too.
-  const unsigned read_on = detail::io_readable | detail::io_error | (p < profile::libuv_1_52 ? detail::io_hangup : 0u);
-  if (events & read_on) s->read_(events);
-  if (s->watcher_.fd == -1) return;  // a read callback closed the stream
-  // The peer is gone, and no EOF was seen yet: before 1.52, a hang-up after
-  // a short read; from 1.52, a hang-up with nothing readable (1.53 also
-  // counts a read hang-up).
-  const unsigned hangup = detail::io_hangup | (p >= profile::libuv_1_53 ? detail::io_read_hangup : 0u);
-  const bool gone = p < profile::libuv_1_52 ? (s->flags_ & read_partial_flag) != 0 : !(events & detail::io_readable);
-  if ((events & hangup) && gone && s->reading_() && !(s->flags_ & read_eof_flag)) {
-    const fs_buf empty{nullptr, 0};
-    s->eof_(empty, events);
+  if (events & (detail::io_readable | detail::io_error)) {
+    s->read_(events);
+    if (s->watcher_.fd == -1) return;  // a read callback closed the stream
+  }
+  if (events & (detail::io_hangup | detail::io_read_hangup)) [[unlikely]] {
+    s->hangup_(events);
+    if (s->watcher_.fd == -1) return;
   }
   if (s->watcher_.fd == -1) return;
   if (events & (detail::io_writable | detail::io_error | detail::io_hangup)) {
     s->write_();
     s->write_callbacks_(events);
     if (s->write_queue_.empty()) s->drain_(events);
+  }
+}
+
+// A hang-up reported: reads and end of file as the loop's libuv does.
+void stream::hangup_(unsigned events) {
+  const profile p = loop_->order();
+  if (p < profile::libuv_1_52 && !(events & (detail::io_readable | detail::io_error))) {
+    read_(events);
+    if (watcher_.fd == -1) return;
+  }
+  // The peer is gone, and no EOF was seen yet: before 1.52, a hang-up after
+  // a short read; from 1.52, a hang-up with nothing readable (1.53 also
+  // counts a read hang-up).
+  const unsigned hangup = detail::io_hangup | (p >= profile::libuv_1_53 ? detail::io_read_hangup : 0u);
+  const bool gone = p < profile::libuv_1_52 ? (flags_ & read_partial_flag) != 0 : !(events & detail::io_readable);
+  if ((events & hangup) && gone && reading_() && !(flags_ & read_eof_flag)) {
+    const fs_buf empty{nullptr, 0};
+    eof_(empty, events);
   }
 }
 
