@@ -16,6 +16,13 @@ constexpr bool fits() {
   return sizeof(P) <= sizeof(C) && alignof(P) <= alignof(C);
 }
 
+/// True when the C struct C and the library's P are the same bytes (P is
+/// the C struct under another name: handed out as it is).
+template <class C, class P>
+constexpr bool same_shape() {
+  return sizeof(C) == sizeof(P) && alignof(C) == alignof(P);
+}
+
 /// Builds a P inside the C struct at `mem`, keeping `data` as libuv's init
 /// functions do (callers often set it before uv_*_init).
 template <class P, class C, class... A>
@@ -40,6 +47,12 @@ inline const phaseloop::loop& L(const uv_loop_t* l) {
 template <class P, class C>
 inline P& as(C* c) {
   return *reinterpret_cast<P*>(c);
+}
+
+/// The same for a pointer the library checks itself (it may be null).
+template <class P, class C>
+inline P* as_ptr(C* c) {
+  return reinterpret_cast<P*>(c);
 }
 
 /// C and C++ callbacks take a pointer to the same object; only the

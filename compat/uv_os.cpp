@@ -15,10 +15,6 @@ using namespace phaseloop::compat;
 namespace {
 
 // Same layout, so that the library's results are handed out as they are.
-template <class C, class P>
-constexpr bool same_shape() {
-  return sizeof(C) == sizeof(P) && alignof(C) == alignof(P);
-}
 static_assert(same_shape<uv_env_item_t, os::env_item>());
 static_assert(offsetof(uv_env_item_t, value) == offsetof(os::env_item, value));
 static_assert(same_shape<uv_passwd_t, os::passwd_entry>());
@@ -55,11 +51,6 @@ static_assert(fits<uv_random_t, pl::random_req>());
 static_assert(offsetof(uv_random_t, loop) == 64);
 #pragma GCC diagnostic pop
 
-template <class P, class C>
-P* to(C* c) {
-  return reinterpret_cast<P*>(c);
-}
-
 }  // namespace
 
 extern "C" {
@@ -78,14 +69,14 @@ int uv_os_environ(uv_env_item_t** envitems, int* count) {
   return os::environment(reinterpret_cast<os::env_item**>(envitems), count);
 }
 void uv_os_free_environ(uv_env_item_t* envitems, int count) {
-  os::free_environment(to<os::env_item>(envitems), count);
+  os::free_environment(as_ptr<os::env_item>(envitems), count);
 }
 
-int uv_os_get_passwd(uv_passwd_t* pwd) { return os::get_passwd(to<os::passwd_entry>(pwd)); }
-int uv_os_get_passwd2(uv_passwd_t* pwd, uv_uid_t uid) { return os::get_passwd(to<os::passwd_entry>(pwd), uid); }
-int uv_os_get_group(uv_group_t* grp, uv_uid_t gid) { return os::get_group(to<os::group_entry>(grp), gid); }
-void uv_os_free_group(uv_group_t* grp) { os::free_group(to<os::group_entry>(grp)); }
-void uv_os_free_passwd(uv_passwd_t* pwd) { os::free_passwd(to<os::passwd_entry>(pwd)); }
+int uv_os_get_passwd(uv_passwd_t* pwd) { return os::get_passwd(as_ptr<os::passwd_entry>(pwd)); }
+int uv_os_get_passwd2(uv_passwd_t* pwd, uv_uid_t uid) { return os::get_passwd(as_ptr<os::passwd_entry>(pwd), uid); }
+int uv_os_get_group(uv_group_t* grp, uv_uid_t gid) { return os::get_group(as_ptr<os::group_entry>(grp), gid); }
+void uv_os_free_group(uv_group_t* grp) { os::free_group(as_ptr<os::group_entry>(grp)); }
+void uv_os_free_passwd(uv_passwd_t* pwd) { os::free_passwd(as_ptr<os::passwd_entry>(pwd)); }
 int uv_os_homedir(char* buffer, size_t* size) { return os::homedir(buffer, size); }
 int uv_os_tmpdir(char* buffer, size_t* size) { return os::tmpdir(buffer, size); }
 int uv_cwd(char* buffer, size_t* size) { return os::cwd(buffer, size); }
@@ -98,14 +89,14 @@ int uv_os_getpriority(uv_pid_t pid, int* priority) { return os::get_priority(pid
 int uv_os_setpriority(uv_pid_t pid, int priority) { return os::set_priority(pid, priority); }
 
 void uv_sleep(unsigned int msec) { os::sleep_ms(msec); }
-int uv_gettimeofday(uv_timeval64_t* tv) { return os::gettimeofday(to<os::timeval64>(tv)); }
-int uv_getrusage(uv_rusage_t* rusage) { return os::resource_usage_of_self(to<os::resource_usage>(rusage)); }
-int uv_getrusage_thread(uv_rusage_t* rusage) { return os::resource_usage_of_thread(to<os::resource_usage>(rusage)); }
+int uv_gettimeofday(uv_timeval64_t* tv) { return os::gettimeofday(as_ptr<os::timeval64>(tv)); }
+int uv_getrusage(uv_rusage_t* rusage) { return os::resource_usage_of_self(as_ptr<os::resource_usage>(rusage)); }
+int uv_getrusage_thread(uv_rusage_t* rusage) { return os::resource_usage_of_thread(as_ptr<os::resource_usage>(rusage)); }
 
 int uv_clock_gettime(uv_clock_id clock_id, uv_timespec64_t* ts) {
   if (ts == nullptr) return UV_EFAULT;
   if (clock_id != UV_CLOCK_MONOTONIC && clock_id != UV_CLOCK_REALTIME) return UV_EINVAL;
-  return os::clock_time(clock_id == UV_CLOCK_REALTIME, to<os::timespec64>(ts));
+  return os::clock_time(clock_id == UV_CLOCK_REALTIME, as_ptr<os::timespec64>(ts));
 }
 
 // ---- descriptors --------------------------------------------------------------
@@ -138,19 +129,19 @@ int uv_recv_buffer_size(uv_handle_t* handle, int* value) { return socket_buffer(
 // ---- system -------------------------------------------------------------------
 
 int uv_os_gethostname(char* buffer, size_t* size) { return os::hostname(buffer, size); }
-int uv_os_uname(uv_utsname_t* buffer) { return os::uname(to<os::system_name>(buffer)); }
+int uv_os_uname(uv_utsname_t* buffer) { return os::uname(as_ptr<os::system_name>(buffer)); }
 unsigned int uv_available_parallelism(void) { return os::available_parallelism(); }
 
 int uv_cpu_info(uv_cpu_info_t** cpu_infos, int* count) {
   return os::cpu_infos(reinterpret_cast<os::cpu_info**>(cpu_infos), count);
 }
-void uv_free_cpu_info(uv_cpu_info_t* cpu_infos, int count) { os::free_cpu_infos(to<os::cpu_info>(cpu_infos), count); }
+void uv_free_cpu_info(uv_cpu_info_t* cpu_infos, int count) { os::free_cpu_infos(as_ptr<os::cpu_info>(cpu_infos), count); }
 
 int uv_interface_addresses(uv_interface_address_t** addresses, int* count) {
   return os::interface_addresses(reinterpret_cast<os::interface_address**>(addresses), count);
 }
 void uv_free_interface_addresses(uv_interface_address_t* addresses, int count) {
-  os::free_interface_addresses(to<os::interface_address>(addresses), count);
+  os::free_interface_addresses(as_ptr<os::interface_address>(addresses), count);
 }
 
 int uv_if_indextoname(unsigned int ifindex, char* buffer, size_t* size) {
@@ -171,10 +162,10 @@ void uv_loadavg(double avg[3]) { os::loadavg(avg); }
 
 // ---- shared libraries ---------------------------------------------------------
 
-int uv_dlopen(const char* filename, uv_lib_t* lib) { return os::open_library(filename, to<os::library>(lib)); }
-void uv_dlclose(uv_lib_t* lib) { os::close_library(to<os::library>(lib)); }
+int uv_dlopen(const char* filename, uv_lib_t* lib) { return os::open_library(filename, as_ptr<os::library>(lib)); }
+void uv_dlclose(uv_lib_t* lib) { os::close_library(as_ptr<os::library>(lib)); }
 int uv_dlsym(uv_lib_t* lib, const char* name, void** ptr) {
-  return os::library_symbol(to<os::library>(lib), name, ptr);
+  return os::library_symbol(as_ptr<os::library>(lib), name, ptr);
 }
 const char* uv_dlerror(const uv_lib_t* lib) {
   return os::library_error(reinterpret_cast<const os::library*>(lib));

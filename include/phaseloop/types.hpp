@@ -117,8 +117,9 @@ inline constexpr libuv_version default_version{1, 44, 2};
 /// level is X.Y.0, but 1.44 is 1.44.2, Debian 12's), else default_version.
 /// uv_version() reports it. Read at each call.
 libuv_version process_version() noexcept;
-/// The profile new loops take: that of $PHASELOOP_PROFILE's version, else
-/// the newest.
+/// The profile loops made by C++ code take: that of $PHASELOOP_PROFILE's
+/// version, else the newest. (The C API's loops take
+/// profile_of(process_version()).)
 profile process_profile() noexcept;
 
 /// How a loop's time (loop::now()) moves; see loop::set_clock().

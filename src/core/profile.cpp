@@ -74,9 +74,9 @@ libuv_version process_version() noexcept {
   return v;
 }
 
-// Without the variable, loops take the newest profile while uv_version()
-// says default_version: phaseloop's behaviour before profiles were tied to
-// versions, kept until configure chooses the default (docs/notes/issue-13.md).
+// Without the variable a loop made by C++ code takes the newest profile
+// (the C API gives its loops profile_of(process_version()) instead: a libuv
+// program behaves as the libuv it was built for).
 profile process_profile() noexcept {
   libuv_version v{};
   return version_from_env(v) ? profile_of(v) : profile::newest;
