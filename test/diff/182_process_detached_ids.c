@@ -8,8 +8,12 @@
 static uv_loop_t loop;
 static struct proc_sink out;
 
+/* The exit is printed after the run: whether it or the stdout's end of
+ * file comes first is timing, so it always follows. */
+static char exit_line[128];
+
 static void on_exit_cb(uv_process_t *p, int64_t status, int sig) {
-  say("exit %s: status %d signal %d", (const char *) p->data, (int) status, sig);
+  snprintf(exit_line, sizeof exit_line, "exit %s: status %d signal %d", (const char *) p->data, (int) status, sig);
   uv_close((uv_handle_t *) p, NULL);
 }
 
@@ -30,7 +34,9 @@ static void spawn(const char *name, const char *script, unsigned flags, int id) 
   say("%s: %s", name, rc_name(r));
   proc_sink_start(&out);
   if (r != 0) uv_close((uv_handle_t *) &proc, NULL);
+  exit_line[0] = '\0';
   uv_run(&loop, UV_RUN_DEFAULT);
+  if (exit_line[0] != '\0') say("%s", exit_line);
 }
 
 int main(void) {
