@@ -17,10 +17,6 @@ uv_buf_t uv_buf_init(char* base, unsigned int len) {
   return b;
 }
 
-static_assert(phaseloop::default_version.major == UV_VERSION_MAJOR &&
-              phaseloop::default_version.minor == PHASELOOP_UV_DEFAULT_MINOR &&
-              phaseloop::default_version.patch == PHASELOOP_UV_DEFAULT_PATCH);
-
 // The version phaseloop behaves as (PHASELOOP_PROFILE, else uv.h's).
 unsigned int uv_version(void) {
   const phaseloop::libuv_version v = phaseloop::process_version();

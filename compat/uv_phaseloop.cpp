@@ -81,7 +81,11 @@ struct phaseloop_tracer_s {
 };
 
 static_assert(PHASELOOP_CB_RANDOM == static_cast<int>(pl::callback_kind::random));
-static_assert(PHASELOOP_PROFILE_LIBUV_1_53 == static_cast<int>(pl::profile::libuv_1_53));
+static_assert(PHASELOOP_PROFILE_LIBUV_1_48 == static_cast<int>(pl::profile::libuv_1_48) &&
+              PHASELOOP_PROFILE_LIBUV_1_49 == static_cast<int>(pl::profile::libuv_1_49) &&
+              PHASELOOP_PROFILE_LIBUV_1_50 == static_cast<int>(pl::profile::libuv_1_50) &&
+              PHASELOOP_PROFILE_LIBUV_1_51 == static_cast<int>(pl::profile::libuv_1_51) &&
+              PHASELOOP_PROFILE_LIBUV_1_53 == static_cast<int>(pl::profile::libuv_1_53));
 
 extern "C" {
 

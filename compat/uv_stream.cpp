@@ -50,6 +50,7 @@ struct phaseloop::detail::io_access {
   static_assert(offsetof(pl::stream, alloc_cb_) == offsetof(uv_stream_t, alloc_cb));
   static_assert(offsetof(pl::stream, read_cb_) == offsetof(uv_stream_t, read_cb));
   static_assert(offsetof(pl::pipe, ipc_) == offsetof(uv_pipe_t, ipc));
+  static_assert(offsetof(pl::pipe, path_) == offsetof(uv_pipe_t, pipe_fname));
   static_assert(offsetof(pl::write_req, cb_) == offsetof(uv_write_t, cb));
   static_assert(offsetof(pl::write_req, send_handle_) == offsetof(uv_write_t, send_handle));
   static_assert(offsetof(pl::write_req, handle_) == offsetof(uv_write_t, handle));

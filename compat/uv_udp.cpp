@@ -64,7 +64,8 @@ int uv_udp_init(uv_loop_t* loop, uv_udp_t* handle) { return uv_udp_init_ex(loop,
 
 int uv_udp_open(uv_udp_t* handle, uv_os_sock_t sock) { return U(handle).open(sock); }
 int uv_udp_open_ex(uv_udp_t* handle, uv_os_sock_t sock, unsigned int flags) {
-  static_assert(UV_UDP_REUSEADDR == pl::udp::open_reuseaddr && UV_UDP_REUSEPORT == pl::udp::open_reuseport);
+  static_assert(UV_UDP_REUSEADDR == pl::udp::open_reuseaddr && UV_UDP_REUSEPORT == pl::udp::open_reuseport &&
+                UV_UDP_REUSEPORT == pl::udp_reuseport);
   return U(handle).open_ex(sock, flags);
 }
 

@@ -142,16 +142,20 @@ class loop {
   int block_signal(int signum) noexcept;
   /// Starts measuring the time poll spends waiting (UV_METRICS_IDLE_TIME).
   void enable_idle_time_metric() noexcept { idle_metric_ = true; }
-  /// libuv 1.45's loop metrics: iterations, events the poll phase handled
-  /// (one per ready watcher per batch), and of those the events found
-  /// waiting when poll first looked without waiting (only with the
-  /// idle-time metric, from profile libuv_1_45).
+  /// libuv 1.45's loop metrics: iterations that reached the poll phase
+  /// (counted as poll starts, so a prepare callback of the first iteration
+  /// sees 0), events the poll phase handled (one per ready watcher per
+  /// batch, and one per threadpool request completed beyond the first of a
+  /// batch), and of those the events found waiting: what poll found when it
+  /// first looked without waiting (only with the idle-time metric, from
+  /// profile libuv_1_45), and pool completions delivered by a poll that did
+  /// not wait.
   struct metrics {
     std::uint64_t loop_count;
     std::uint64_t events;
     std::uint64_t events_waiting;
   };
-  metrics metrics_info() const noexcept { return {iteration_, events_handled_, events_waiting_}; }
+  metrics metrics_info() const noexcept { return {polls_, events_handled_, events_waiting_}; }
   /// Nanoseconds poll has spent waiting since enable_idle_time_metric(),
   /// including a wait in progress. Any thread.
   std::uint64_t idle_time() const noexcept;
@@ -232,7 +236,9 @@ class loop {
   bool stop_flag_ = false;
   bool open_ = false;
   bool idle_metric_ = false;
-  std::uint64_t events_handled_ = 0;  // metrics_info()
+  int poll_wait_ = 0;  // the timeout of poll's current wait (0: a look)
+  std::uint64_t polls_ = 0;  // metrics_info()
+  std::uint64_t events_handled_ = 0;
   std::uint64_t events_waiting_ = 0;
   bool block_sigprof_ = false;
   clock_mode clock_ = clock_mode::real;

@@ -66,8 +66,7 @@ enum class profile : int {
   /// libuv 1.44 (Debian 12): every iteration starts with the timers; ONCE
   /// runs them a second time at the end of the iteration.
   libuv_1_44 = 0,
-  /// libuv 1.45 to 1.50 (Debian 13 has 1.50), with the 1.46 and 1.48
-  /// refinements: timers run after the closing phase; DEFAULT runs one
+  /// libuv 1.45 to 1.47, with the 1.46 refinements: timers run after the closing phase; DEFAULT runs one
   /// timers pass before the first iteration when the loop is alive and not
   /// stopped; expired timers are collected first and then run, so one
   /// re-armed with timeout 0 inside its callback waits for the next pass.
@@ -76,21 +75,33 @@ enum class profile : int {
   /// flags; the constrained memory is read from the process's own cgroup
   /// (v1 or v2), UINT64_MAX when it sets no limit.
   libuv_1_45 = 1,
+  /// libuv 1.48: uv_pipe_connect() goes through connect2's checks, so an
+  /// empty name fails with EINVAL (in the connect callback) instead of
+  /// trying to connect.
+  libuv_1_48 = 2,
+  /// libuv 1.49: a UDP bind accepts SO_REUSEPORT (UV_UDP_REUSEPORT); an
+  /// abstract socket's name is reported in exactly its length (no room for
+  /// a terminating NUL is asked for).
+  libuv_1_49 = 3,
+  /// libuv 1.50 (Debian 13): threadpool workers are named "libuv-worker";
+  /// a pipe's getsockname/getpeername refuse a null buffer or size, or a
+  /// size of 0, with EINVAL.
+  libuv_1_50 = 4,
   /// libuv 1.51: file times accept NaN (left as they are) and infinity
   /// (now).
-  libuv_1_51 = 2,
+  libuv_1_51 = 5,
   /// libuv 1.52: file times keep nanoseconds (no longer cut to
   /// microseconds); a process handle whose spawn failed is not left in the
   /// loop's handle list; the constrained memory also honours RLIMIT_AS and
   /// RLIMIT_DATA (1.52.1). A stream reads on readiness or error only, and
   /// a hang-up reported with no data to read is its end of file (before, a
   /// hang-up after a short read was, even with data still readable).
-  libuv_1_52 = 3,
+  libuv_1_52 = 6,
   /// libuv 1.53: the reading bit (0x1000) is no longer kept in a stream's
   /// flags (a stream reads while it has a read callback, which end of file
   /// and read errors clear); an error or hang-up reported alone no longer
   /// wakes a watcher's read and write callbacks as if ready.
-  libuv_1_53 = 4,
+  libuv_1_53 = 7,
   newest = libuv_1_53,
 };
 
@@ -105,16 +116,19 @@ struct libuv_version {
 };
 
 /// The profile of a libuv version: the newest profile not newer than it
-/// (1.50 -> libuv_1_45). Versions before 1.44 get libuv_1_44.
+/// (1.47 -> libuv_1_45). Versions before 1.44 get libuv_1_44.
 profile profile_of(libuv_version v) noexcept;
 
-/// The libuv version whose API and behaviour phaseloop gives by default
-/// (uv.h's UV_VERSION_* say the same; the C layer checks).
-inline constexpr libuv_version default_version{1, 44, 2};
+/// The libuv version this build behaves as when $PHASELOOP_PROFILE is not
+/// set: configure's --with-profile, by default the version of the system's
+/// libuv (the one the drop-in replaces), else 1.44.2. The installed uv.h's
+/// UV_VERSION_* say the same.
+libuv_version configured_version() noexcept;
 
 /// The libuv version this process behaves as: the one $PHASELOOP_PROFILE
 /// names ("libuv-1.50.0", "1.50", "libuv-1.44"; a version without a patch
-/// level is X.Y.0, but 1.44 is 1.44.2, Debian 12's), else default_version.
+/// level is X.Y.0, but 1.44 is 1.44.2, Debian 12's), else
+/// configured_version().
 /// uv_version() reports it. Read at each call.
 libuv_version process_version() noexcept;
 /// The profile loops made by C++ code take: that of $PHASELOOP_PROFILE's

@@ -49,6 +49,8 @@ inline constexpr unsigned udp_mmsg_chunk = 8;
 inline constexpr unsigned udp_mmsg_free = 16;
 /// bind: IP_RECVERR / IPV6_RECVERR.
 inline constexpr unsigned udp_linux_recverr = 32;
+/// bind: SO_REUSEPORT (from profile libuv_1_49; refused before).
+inline constexpr unsigned udp_reuseport = 64;
 /// init: receive several datagrams per system call (recvmmsg).
 inline constexpr unsigned udp_recvmmsg = 256;
 

@@ -13,6 +13,9 @@ const char* profile_name(profile p) noexcept {
   switch (p) {
     case profile::libuv_1_44: return "libuv-1.44";
     case profile::libuv_1_45: return "libuv-1.45";
+    case profile::libuv_1_48: return "libuv-1.48";
+    case profile::libuv_1_49: return "libuv-1.49";
+    case profile::libuv_1_50: return "libuv-1.50";
     case profile::libuv_1_51: return "libuv-1.51";
     case profile::libuv_1_52: return "libuv-1.52";
     case profile::libuv_1_53: return "libuv-1.53";
@@ -25,8 +28,22 @@ profile profile_of(libuv_version v) noexcept {
   if (v.minor >= 53) return profile::libuv_1_53;
   if (v.minor >= 52) return profile::libuv_1_52;
   if (v.minor >= 51) return profile::libuv_1_51;
+  if (v.minor >= 50) return profile::libuv_1_50;
+  if (v.minor >= 49) return profile::libuv_1_49;
+  if (v.minor >= 48) return profile::libuv_1_48;
   if (v.minor >= 45) return profile::libuv_1_45;
   return profile::libuv_1_44;
+}
+
+// configure passes its --with-profile version (see configure.ac); a build
+// without it (a compiler run by hand) behaves as 1.44.2.
+#ifndef PHASELOOP_BUILD_UV_MINOR
+#define PHASELOOP_BUILD_UV_MINOR 44
+#define PHASELOOP_BUILD_UV_PATCH 2
+#endif
+
+libuv_version configured_version() noexcept {
+  return {1, PHASELOOP_BUILD_UV_MINOR, PHASELOOP_BUILD_UV_PATCH};
 }
 
 namespace {
@@ -69,7 +86,7 @@ bool version_from_env(libuv_version& v) noexcept {
 // Read at each call, so that a program may set the variable before it
 // opens its loops.
 libuv_version process_version() noexcept {
-  libuv_version v = default_version;
+  libuv_version v = configured_version();
   version_from_env(v);
   return v;
 }

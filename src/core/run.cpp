@@ -74,6 +74,7 @@ int loop::run(run_mode mode) {
     int timeout = 0;
     if ((mode == run_mode::once && can_sleep) || mode == run_mode::default_)
       timeout = poll_timeout_();
+    ++polls_;
     run_poll_(timeout);
 
     // Callbacks that poll deferred (write completions and the like) run a
@@ -246,6 +247,7 @@ void loop::poll_pass_(int timeout) {
   for (;;) {
     const bool measure = idle_metric_ && timeout != 0;
     if (measure) wait_start_ns_.store(hrtime(), std::memory_order_relaxed);
+    poll_wait_ = timeout;
     int n = poller_.wait(timeout, events, max_events, block_sigprof_);
     if (measure) {
       const std::uint64_t start = wait_start_ns_.exchange(0, std::memory_order_relaxed);

@@ -34,7 +34,9 @@ class threadpool {
  public:
   enum state : int { queued = 1, running = 2, done = 3, canceled = 4 };
 
-  static threadpool& get() {
+  // `first`: the loop whose request starts the pool; its profile decides
+  // whether the workers carry libuv 1.50's thread name.
+  static threadpool& get(const loop* first = nullptr) {
     // Built on first use and never destroyed: workers may still be running
     // user work when static destructors run at exit. A forked child has
     // none of the parent's threads, so it drops the parent's pool (leaking
@@ -45,7 +47,7 @@ class threadpool {
     if (threadpool* p = current_.load(std::memory_order_relaxed)) return *p;
     static const bool registered = pthread_atfork(nullptr, nullptr, &forget_in_child) == 0;
     (void)registered;
-    auto* p = new threadpool(size_from_env());
+    auto* p = new threadpool(size_from_env(), first != nullptr && first->order() >= profile::libuv_1_50);
     current_.store(p, std::memory_order_release);
     return *p;
   }
@@ -56,7 +58,7 @@ class threadpool {
     t.ops = &ops;
     l.active_reqs_++;
     try {
-      get().post(t);
+      get(&l).post(t);
     } catch (...) {
       l.active_reqs_--;
       return errc::no_memory;
@@ -158,13 +160,15 @@ class threadpool {
   // Returns once every worker is running (as libuv's pool does), so that
   // no worker is still starting up when the caller goes on (and, say,
   // forks).
-  explicit threadpool(unsigned n) {
+  threadpool(unsigned n, bool named) {
     threads_.reserve(n);
     std::counting_semaphore<> started(0);
     unsigned made = 0;
     for (unsigned i = 0; i < n; i++) {
       try {
-        threads_.emplace_back([this, &started] {
+        threads_.emplace_back([this, &started, named] {
+          // libuv >= 1.50 names its workers (what top and debuggers show).
+          if (named) pthread_setname_np(pthread_self(), "libuv-worker");
           started.release();
           run();
         });
@@ -269,11 +273,19 @@ void loop::work_done_(async* a) {
     std::lock_guard<std::mutex> lock(l.wq_mutex_);
     done.splice_back(l.wq_done_);
   }
+  std::uint64_t n = 0;
   while (detail::pool_task* t = done.pop_front()) {
     l.active_reqs_--;
     const int status = t->state == detail::threadpool::canceled ? errc::canceled : 0;
     t->state = detail::threadpool::done;
     t->ops->done(*t, status);
+    n++;
+  }
+  // Metrics: the wake-up counted as one event; each completion beyond the
+  // first counts one more (waiting, when poll did not wait), as in libuv.
+  if (n > 1) {
+    l.events_handled_ += n - 1;
+    if (l.poll_wait_ == 0) l.events_waiting_ += n - 1;
   }
 }
 

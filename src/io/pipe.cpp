@@ -103,6 +103,8 @@ int pipe::bind2(const char* name, std::size_t len, unsigned flags) noexcept {
 int pipe::connect2(connect_req& r, const char* name, std::size_t len, unsigned flags, connect_cb cb) noexcept {
   sockaddr_un a;
   socklen_t length;
+  // (Only bind2 lets Linux pick a name: connect2 needs one.)
+  if (len == 0) return errc::invalid;
   if (int rc = name_address(name, len, flags, &a, &length); rc != 0) return rc;
   connect_address_(r, &a, length, cb);
   return 0;
@@ -115,8 +117,33 @@ int pipe::listen_(int backlog, connection_cb cb) noexcept {
 }
 
 void pipe::connect(connect_req& r, const char* path, connect_cb cb) noexcept {
+  if (loop_->order() >= profile::libuv_1_48) {
+    // libuv 1.48 connects through connect2's checks: a bad name (an empty
+    // one) fails in the callback, without a socket.
+    sockaddr_un a;
+    socklen_t length;
+    int err = std::strlen(path) == 0 ? errc::invalid : name_address(path, std::strlen(path), 0, &a, &length);
+    if (err != 0) {
+      connect_failed_(r, err, cb);
+      return;
+    }
+    connect_address_(r, &a, length, cb);
+    return;
+  }
   const sockaddr_un a = unix_address(path);
   connect_address_(r, &a, sizeof a, cb);
+}
+
+// The request completes with `err` from the pending phase, as a connection
+// that failed at once does.
+void pipe::connect_failed_(connect_req& r, int err, connect_cb cb) noexcept {
+  delayed_error_ = err;
+  connect_req_ = &r;
+  r.type_ = req_type::connect;
+  r.handle_ = this;
+  r.cb_ = cb;
+  detail::loop_seam::req_register(*loop_);
+  feed_();
 }
 
 void pipe::connect_address_(connect_req& r, const void* address, unsigned length, connect_cb cb) noexcept {
@@ -137,13 +164,16 @@ void pipe::connect_address_(connect_req& r, const void* address, unsigned length
     if (new_sock) err = open_(watcher_.fd, readable_flag | writable_flag);
     if (err == 0) watch_(detail::io_writable);
   }
-  delayed_error_ = err;
+  if (err != 0) {
+    connect_failed_(r, err, cb);
+    return;
+  }
+  delayed_error_ = 0;
   connect_req_ = &r;
   r.type_ = req_type::connect;
   r.handle_ = this;
   r.cb_ = cb;
   detail::loop_seam::req_register(*loop_);
-  if (err != 0) feed_();
 }
 
 int pipe::open(int fd) noexcept {
@@ -162,17 +192,31 @@ int pipe::open(int fd) noexcept {
 }
 
 int pipe::name_(bool peer, char* buffer, std::size_t* size) const noexcept {
-  if (is_closing() || watcher_.fd == -1) return -EBADF;
+  // Nowhere to write is refused (libuv 1.50 also refuses a size of 0;
+  // before, that asked for the size needed).
+  if (buffer == nullptr || size == nullptr) return errc::invalid;
+  if (*size == 0 && loop_->order() >= profile::libuv_1_50) return errc::invalid;
+  if (is_closing() || watcher_.fd == -1) {
+    *size = 0;
+    return -EBADF;
+  }
   sockaddr_un a{};
   socklen_t len = sizeof a;
   const int r = peer ? getpeername(watcher_.fd, reinterpret_cast<sockaddr*>(&a), &len)
                      : getsockname(watcher_.fd, reinterpret_cast<sockaddr*>(&a), &len);
-  if (r != 0) return -errno;
+  if (r != 0) {
+    *size = 0;
+    return -errno;
+  }
   std::size_t n;
-  if (a.sun_path[0] == 0) n = len - offsetof(sockaddr_un, sun_path);  // abstract (or unnamed)
+  // An abstract name (or none) has no terminating NUL; from libuv 1.49 it
+  // needs no room for one either.
+  const bool abstract = a.sun_path[0] == 0;
+  if (abstract) n = len - offsetof(sockaddr_un, sun_path);
   else n = strnlen(a.sun_path, sizeof a.sun_path);
-  if (n >= *size) {
-    *size = n + 1;
+  const std::size_t room = abstract && loop_->order() >= profile::libuv_1_49 ? n : n + 1;
+  if (room > *size) {
+    *size = room;
     return -ENOBUFS;
   }
   std::memcpy(buffer, a.sun_path, n);

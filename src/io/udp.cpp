@@ -121,7 +121,9 @@ int udp::bind(const sockaddr* addr, unsigned flags) noexcept {
 }
 
 int udp::bind_(const sockaddr* addr, socklen_t len, unsigned flags) noexcept {
-  if (flags & ~(udp_ipv6only | udp_reuseaddr | udp_linux_recverr)) return errc::invalid;
+  unsigned known = udp_ipv6only | udp_reuseaddr | udp_linux_recverr;
+  if (loop_->order() >= profile::libuv_1_49) known |= udp_reuseport;
+  if (flags & ~known) return errc::invalid;
   if ((flags & udp_ipv6only) && addr->sa_family != AF_INET6) return errc::invalid;
   if (io_.fd == -1) {
     int fd = socket(addr->sa_family);
@@ -135,6 +137,7 @@ int udp::bind_(const sockaddr* addr, socklen_t len, unsigned flags) noexcept {
       return -errno;
   }
   if ((flags & udp_reuseaddr) && setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes) != 0) return -errno;
+  if ((flags & udp_reuseport) && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &yes, sizeof yes) != 0) return -errno;
   if ((flags & udp_ipv6only) && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &yes, sizeof yes) != 0) return -errno;
   if (::bind(fd, addr, len) != 0) return errno == EAFNOSUPPORT ? errc::invalid : -errno;
   if (addr->sa_family == AF_INET6) flags_ |= ipv6_flag;

@@ -188,7 +188,7 @@ static void profile_set_get(void** state) {
   assert_int_equal(phaseloop_loop_set_profile(&loop, PHASELOOP_PROFILE_LIBUV_1_53), 0);
   assert_int_equal(phaseloop_loop_get_profile(&loop), PHASELOOP_PROFILE_LIBUV_1_53);
   assert_int_equal(phaseloop_loop_set_profile(&loop, PHASELOOP_PROFILE_LIBUV_1_45), 0);
-  assert_int_equal(phaseloop_loop_set_profile(&loop, (phaseloop_profile)5), UV_EINVAL);
+  assert_int_equal(phaseloop_loop_set_profile(&loop, (phaseloop_profile)8), UV_EINVAL);
   assert_int_equal(phaseloop_loop_set_profile(&loop, (phaseloop_profile)-1), UV_EINVAL);
   assert_int_equal(phaseloop_loop_set_profile(&loop, (phaseloop_profile)1000), UV_EINVAL);
   assert_int_equal(phaseloop_loop_get_profile(&loop), PHASELOOP_PROFILE_LIBUV_1_45); /* unchanged */

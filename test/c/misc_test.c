@@ -24,16 +24,20 @@ static void buf_init(void** state) {
 
 static void version(void** state) {
   (void)state;
-  assert_int_equal(uv_version(), 0x012c02);
+  /* This program is built for the version the library behaves as by
+   * default (configure's --with-profile, 1.44.2 on Debian 12): the
+   * library's answer and the header's macros agree. */
+  char want[32];
+  int n = snprintf(want, sizeof want, "%d.%d.%d", UV_VERSION_MAJOR, UV_VERSION_MINOR, UV_VERSION_PATCH);
   assert_int_equal(uv_version(), UV_VERSION_HEX);
+  assert_int_equal(UV_VERSION_HEX, (1 << 16) | (PHASELOOP_UV_VERSION_MINOR << 8) | PHASELOOP_UV_VERSION_PATCH);
   assert_int_equal(UV_VERSION_MAJOR, 1);
-  assert_int_equal(UV_VERSION_MINOR, 44);
-  assert_int_equal(UV_VERSION_PATCH, 2);
+  assert_true(UV_VERSION_MINOR >= 44);
   const char* v = uv_version_string();
   assert_non_null(v);
-  assert_memory_equal(v, "1.44.2", 6);
+  assert_memory_equal(v, want, (size_t)n);
   /* Nothing, or a "-suffix", follows. */
-  assert_true(v[6] == '\0' || v[6] == '-');
+  assert_true(v[n] == '\0' || v[n] == '-');
 }
 
 #define VAR "PHASELOOP_C_API_TEST_VAR"

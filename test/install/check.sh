@@ -16,6 +16,8 @@ build=${abs_top_builddir:?}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/install.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 dest=$tmp/root
+# The library behaves as configure's version unless told otherwise.
+unset PHASELOOP_PROFILE
 fail() { echo "FAIL: $*"; exit 1; }
 
 ${MAKE:-make} -s -C "$build" install DESTDIR="$dest" > "$tmp/install.log" 2>&1 ||
@@ -50,7 +52,8 @@ int main(void) {
   uv_timer_t t;
   if (uv_loop_init(&loop) || uv_timer_init(&loop, &t) || uv_timer_start(&t, on_timer, 1, 0)) return 1;
   uv_run(&loop, UV_RUN_DEFAULT);
-  printf("%s fired=%d close=%d\n", uv_version_string(), fired, uv_loop_close(&loop));
+  printf("%s hex=%s fired=%d close=%d\n", uv_version_string(),
+         uv_version() == UV_VERSION_HEX ? "same" : "different", fired, uv_loop_close(&loop));
   return 0;
 }
 C
@@ -75,6 +78,9 @@ ${CXX:-c++} -std=c++20 ${SAN_FLAGS:-} -o "$tmp/prog_cxx" "$tmp/prog.cpp" $(pkg-c
 out=$(LD_LIBRARY_PATH=$dest$libdir "$tmp/prog_c") || fail "the C program failed: $out"
 echo "C (phaseloop-uv.pc): $out"
 case $out in *" fired=1 close=0") ;; *) fail "unexpected output of the C program" ;; esac
+# Without PHASELOOP_PROFILE the library behaves as configure's version, and
+# the installed uv.h was built for it (make install writes uv/version.h).
+case $out in "$uv_version-phaseloop hex=same "*) ;; *) fail "the C program built against the installed uv.h should report libuv $uv_version with UV_VERSION_HEX agreeing (configure's --with-profile): $out" ;; esac
 ldd_out=$(LD_LIBRARY_PATH=$dest$libdir ldd "$tmp/prog_c")
 printf '%s\n' "$ldd_out" | grep -q "$dest$libdir/libphaseloop.so" || fail "the C program is not linked with the installed libphaseloop: $ldd_out"
 out=$(LD_LIBRARY_PATH=$dest$libdir "$tmp/prog_cxx") || fail "the C++ program failed: $out"

@@ -35,10 +35,13 @@ typedef enum {
  * that changed between versions (phaseloop/types.hpp tells each). */
 typedef enum {
   PHASELOOP_PROFILE_LIBUV_1_44 = 0, /* timers first in each iteration */
-  PHASELOOP_PROFILE_LIBUV_1_45 = 1, /* timers after poll; libuv 1.45 to 1.50 */
-  PHASELOOP_PROFILE_LIBUV_1_51 = 2, /* + NaN and infinite file times */
-  PHASELOOP_PROFILE_LIBUV_1_52 = 3, /* + nanosecond file times, ... */
-  PHASELOOP_PROFILE_LIBUV_1_53 = 4  /* + no reading bit, ... (the default) */
+  PHASELOOP_PROFILE_LIBUV_1_45 = 1, /* timers after poll; libuv 1.45 to 1.47 */
+  PHASELOOP_PROFILE_LIBUV_1_48 = 2, /* + uv_pipe_connect checks the name */
+  PHASELOOP_PROFILE_LIBUV_1_49 = 3, /* + UDP SO_REUSEPORT, exact abstract names */
+  PHASELOOP_PROFILE_LIBUV_1_50 = 4, /* + worker thread names, ... */
+  PHASELOOP_PROFILE_LIBUV_1_51 = 5, /* + NaN and infinite file times */
+  PHASELOOP_PROFILE_LIBUV_1_52 = 6, /* + nanosecond file times, ... */
+  PHASELOOP_PROFILE_LIBUV_1_53 = 7  /* + no reading bit, ... (the newest) */
 } phaseloop_profile;
 
 typedef struct {

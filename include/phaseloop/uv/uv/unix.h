@@ -96,6 +96,10 @@ typedef struct {
   char* errmsg;  /* last error text, owned by the library object */
 } uv_lib_t;
 
+/* A directory entry as the system's readdir() gives it (libuv's name;
+ * code built with libuv's internal header uv-common.h uses it). */
+typedef struct dirent uv__dirent_t;
+
 /* glibc's readdir() reports each entry's type, so uv_fs_scandir() and
  * uv_fs_readdir() fill uv_dirent_t.type; HAVE_DIRENT_TYPES says so to
  * programs (libuv's own tests test it), and UV__DT_* name the d_type
@@ -119,8 +123,9 @@ typedef struct {
  * macros gets phaseloop's sizes.  Their members are phaseloop's own bytes
  * (opaque), except those programs are known to read, which carry libuv's
  * names at libuv's offsets: a handle's `flags` (libuv's state bits, at
- * offset 88) and `next_closing`, and a file system request's private
- * fields (`new_path`, `bufs` ...; libuv's own tests read them). */
+ * offset 88) and `next_closing`, a pipe's `pipe_fname`, and a file system
+ * request's private fields (`new_path`, `bufs` ...; libuv's own tests read
+ * them). */
 #define UV_IO_PRIVATE_PLATFORM_FIELDS /* empty */
 #define UV_STREAM_PRIVATE_PLATFORM_FIELDS /* empty */
 #define UV_PRIVATE_REQ_TYPES /* empty */
@@ -148,7 +153,9 @@ typedef struct {
   uv_buf_t bufsml[4];                                                   \
 
 #define UV_UDP_PRIVATE_FIELDS uint64_t uv_private_[13];
-#define UV_PIPE_PRIVATE_FIELDS uint64_t uv_private_[1];
+/* The bound name, as libuv keeps it (a copy, removed at close; NULL when
+ * nothing is bound or the name is abstract): libuv's own tests read it. */
+#define UV_PIPE_PRIVATE_FIELDS const char* pipe_fname;
 #define UV_POLL_PRIVATE_FIELDS uint64_t uv_private_[7];
 #define UV_TTY_PRIVATE_FIELDS uint64_t uv_private_[8];
 #define UV_PROCESS_PRIVATE_FIELDS                                       \

@@ -1,16 +1,20 @@
 /* phaseloop: version macros of the libuv-compatible interface.
  *
- * By default phaseloop gives the API, ABI and behaviour of libuv 1.44.2, so
- * the numeric version macros report exactly that release; the suffix names
- * the implementation instead.  A program built for phaseloop behaving as
- * another version (PHASELOOP_PROFILE=libuv-1.50.0 at run time) says so
- * with -DPHASELOOP_UV_VERSION_MINOR=50 -DPHASELOOP_UV_VERSION_PATCH=0, so
- * that uv_version() and UV_VERSION_HEX agree as they do on that libuv.
+ * uv.h gives the API and ABI of one libuv version, and the numeric version
+ * macros report exactly that release; the suffix names the implementation
+ * instead.  The version is the one the library behaves as by default:
+ * `make install` writes configure's --with-profile version (by default the
+ * system's libuv) into the defaults below; in the source tree they are
+ * 1.44.2.  A program built for another version (and run with
+ * PHASELOOP_PROFILE=libuv-1.50.0) says so with
+ * -DPHASELOOP_UV_VERSION_MINOR=50 -DPHASELOOP_UV_VERSION_PATCH=0, so that
+ * uv_version() and UV_VERSION_HEX agree as they do on that libuv.
  */
 #ifndef UV_VERSION_H
 #define UV_VERSION_H
 
-/* The version phaseloop gives by default (phaseloop::default_version). */
+/* The version the library behaves as by default (phaseloop::configured_version;
+ * the install writes these two lines). */
 #define PHASELOOP_UV_DEFAULT_MINOR 44
 #define PHASELOOP_UV_DEFAULT_PATCH 2
 
