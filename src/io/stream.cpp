@@ -292,7 +292,8 @@ int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, handle* se
 
 int stream::try_write2(const fs_buf bufs[], unsigned nbufs, handle* send) noexcept {
   if (connect_req_ != nullptr || write_queue_size_ != 0) return errc::again;
-  if (int err = check_before_write_(nbufs, nullptr); err < 0) return err;
+  // libuv checks the handle to send as write2 does from 1.53 only.
+  if (int err = check_before_write_(nbufs, loop_->order() >= profile::libuv_1_53 ? send : nullptr); err < 0) return err;
   const ssize_t n = try_write_(bufs, nbufs, send);
   return static_cast<int>(n);
 }

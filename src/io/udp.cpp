@@ -31,6 +31,10 @@ namespace phaseloop {
 
 namespace {
 
+// The most buffers one datagram may gather (libuv 1.53 checks sends
+// against it, catching negative counts passed as unsigned).
+constexpr unsigned max_send_bufs = 1024 * 1024;
+
 constexpr unsigned all_io = detail::io_readable | detail::io_writable | detail::io_priority | detail::io_read_hangup;
 constexpr std::size_t mmsg_width = 20;  // datagrams per sendmmsg/recvmmsg call
 
@@ -209,7 +213,11 @@ int check_destination(bool connected, const sockaddr* addr) noexcept {
 int udp::send(udp_send& r, const fs_buf bufs[], unsigned nbufs, const sockaddr* addr, udp_send_cb cb) noexcept {
   const int len = check_destination(flags_ & connected_flag, addr);
   if (len < 0) return len;
-  if (nbufs == 0 || bufs == nullptr || is_closing()) return errc::invalid;
+  // No buffer at all sends an empty datagram; libuv 1.53 refuses it (and
+  // more than 2^20 buffers), as 1.44 asserted.
+  if (loop_->order() >= profile::libuv_1_53 ? nbufs == 0 || nbufs > max_send_bufs : nbufs != 0 && bufs == nullptr)
+    return errc::invalid;
+  if (is_closing()) return errc::invalid;
   if (addr != nullptr)
     if (int e = ensure_bound_(addr->sa_family, 0); e != 0) return e;
 
@@ -222,7 +230,7 @@ int udp::send(udp_send& r, const fs_buf bufs[], unsigned nbufs, const sockaddr* 
     r.bufs_ = new (std::nothrow) fs_buf[nbufs];
     if (r.bufs_ == nullptr) return errc::no_memory;
   }
-  std::memcpy(r.bufs_, bufs, nbufs * sizeof *bufs);
+  if (nbufs != 0) std::memcpy(r.bufs_, bufs, nbufs * sizeof *bufs);
   r.nbufs_ = nbufs;
   r.handle_ = this;
   r.cb_ = cb;
@@ -310,6 +318,9 @@ socklen_t address_length(const sockaddr* a) {
 
 int udp::try_send2(unsigned count, fs_buf* bufs[], unsigned nbufs[], sockaddr* addrs[], unsigned flags) noexcept {
   if (count < 1 || flags != 0) return errc::invalid;
+  if (loop_->order() >= profile::libuv_1_53)
+    for (unsigned i = 0; i < count; i++)
+      if (nbufs[i] < 1 || nbufs[i] > max_send_bufs) return errc::invalid;
   if (send_queue_count_ != 0) return errc::again;
   if (io_.fd == -1) return errc::invalid;
   int sent = 0;
@@ -342,6 +353,7 @@ int udp::try_send(const fs_buf bufs[], unsigned nbufs, const sockaddr* addr) noe
   const int len = check_destination(flags_ & connected_flag, addr);
   if (len < 0) return len;
   if (nbufs == 0 || bufs == nullptr || is_closing()) return errc::invalid;
+  if (nbufs > max_send_bufs && loop_->order() >= profile::libuv_1_53) return errc::invalid;
   if (send_queue_count_ != 0) return errc::again;
   if (addr != nullptr)
     if (int e = ensure_bound_(addr->sa_family, 0); e != 0) return e;
@@ -447,6 +459,13 @@ void udp::read_(phase p) noexcept {
 // reported with udp_mmsg_chunk, then the whole with udp_mmsg_free.
 void udp::recvmmsg_(fs_buf& buf, ssize_t& n, phase p) noexcept {
   std::size_t slices = buf.len / udp_max_datagram;
+  if (slices == 0) {
+    // A buffer smaller than one datagram slice is refused (libuv 1.53; an
+    // older libuv would read nothing into it, again and again).
+    report_(p, nullptr, [&, this] { recv_cb_(this, errc::invalid, &buf, nullptr, 0); });
+    n = -1;
+    return;
+  }
   if (slices > mmsg_width) slices = mmsg_width;
   sockaddr_in6 peers[mmsg_width];
   iovec iov[mmsg_width];
