@@ -6,6 +6,7 @@
 #include <new>
 
 #include "phaseloop/loop.hpp"
+#include "phaseloop/stats.hpp"
 #include "phaseloop/tracer.hpp"
 #include "shim.hpp"
 
@@ -80,7 +81,13 @@ struct phaseloop_tracer_s {
   pl::tracer t;
 };
 
+struct phaseloop_metrics_s {
+  pl::loop_stats s;
+  uv_loop_t* attached = nullptr;
+};
+
 static_assert(PHASELOOP_CB_RANDOM == static_cast<int>(pl::callback_kind::random));
+static_assert(pl::phase_count == 7 && PHASELOOP_PHASE_CLOSING == static_cast<int>(pl::phase::closing));
 static_assert(PHASELOOP_PROFILE_LIBUV_1_48 == static_cast<int>(pl::profile::libuv_1_48) &&
               PHASELOOP_PROFILE_LIBUV_1_49 == static_cast<int>(pl::profile::libuv_1_49) &&
               PHASELOOP_PROFILE_LIBUV_1_50 == static_cast<int>(pl::profile::libuv_1_50) &&
@@ -159,5 +166,52 @@ void phaseloop_tracer_detach(phaseloop_tracer_t* t, uv_loop_t* loop) {
   t->t.flush();
 }
 void phaseloop_tracer_free(phaseloop_tracer_t* t) { delete t; }
+
+phaseloop_metrics_t* phaseloop_metrics_new(void) { return new (std::nothrow) phaseloop_metrics_s; }
+
+int phaseloop_metrics_attach(phaseloop_metrics_t* m, uv_loop_t* loop) {
+  if (m == nullptr || loop == nullptr || m->attached != nullptr || !L(loop).add_hook(m->s)) return UV_EINVAL;
+  m->attached = loop;
+  return 0;
+}
+
+int phaseloop_metrics_detach(phaseloop_metrics_t* m, uv_loop_t* loop) {
+  if (m == nullptr || loop == nullptr || m->attached != loop || !L(loop).remove_hook(m->s)) return UV_EINVAL;
+  m->attached = nullptr;
+  return 0;
+}
+
+int phaseloop_metrics_get(const phaseloop_metrics_t* m, phaseloop_metrics_info_t* info) {
+  if (m == nullptr || info == nullptr) return UV_EINVAL;
+  *info = phaseloop_metrics_info_t{};
+  info->iterations = m->s.iterations();
+  for (int p = 0; p < pl::phase_count; p++) {
+    const auto& t = m->s.totals(static_cast<pl::phase>(p));
+    info->phase[p] = {t.passes, t.ns, t.callbacks};
+  }
+  const auto& slow = m->s.slowest();
+  info->slowest_ns = slow.ns;
+  info->slowest_kind = static_cast<phaseloop_callback_kind>(slow.kind);
+  info->slowest_phase = static_cast<phaseloop_phase>(slow.which);
+  info->slowest_iteration = slow.iteration;
+  const auto lag = m->s.timer_lag();
+  info->lag_samples = lag.samples;
+  info->lag_p50_ms = lag.p50;
+  info->lag_p90_ms = lag.p90;
+  info->lag_p99_ms = lag.p99;
+  info->lag_max_ms = lag.max;
+  return 0;
+}
+
+int phaseloop_metrics_print(const phaseloop_metrics_t* m, FILE* out, const char* title) {
+  if (m == nullptr || out == nullptr) return UV_EINVAL;
+  m->s.print(out, title != nullptr ? title : "phaseloop stats");
+  return 0;
+}
+
+void phaseloop_metrics_free(phaseloop_metrics_t* m) {
+  if (m != nullptr && m->attached != nullptr) L(m->attached).remove_hook(m->s);  // freed while attached: detach
+  delete m;
+}
 
 }  // extern "C"

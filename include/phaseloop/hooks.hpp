@@ -51,6 +51,16 @@ struct callback_event {
   phaseloop::req* request;     ///< the request completed, or nullptr
 };
 
+/// What a request hook is told: a request was started (submitted to the
+/// threadpool, a write queued, a connection begun, ...). Its completion
+/// callback, if any, comes later as a callback_event with the same request.
+struct request_event {
+  phaseloop::req* request;     ///< the request (type() tells which)
+  phaseloop::handle* handle;   ///< the handle it is for, or nullptr
+  std::uint64_t iteration;     ///< 1-based iteration count
+  std::uint64_t now;           ///< loop time (ms)
+};
+
 /// Derive and override what you need; the defaults do nothing.
 class hook {
  public:
@@ -64,6 +74,12 @@ class hook {
   /// A callback returned. The handle or request may have been freed by it:
   /// use the pointers as identities only.
   virtual void callback_exit(loop&, const callback_event&) {}
+  /// A request was started, on the loop's thread (threadpool work, file
+  /// system and DNS requests, random, writes, connects, shutdowns, UDP
+  /// sends).
+  virtual void request_started(loop&, const request_event&) {}
+  /// loop::stop() was called (on the loop's thread).
+  virtual void stopped(loop&) {}
 
  private:
   friend class loop;

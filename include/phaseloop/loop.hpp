@@ -79,7 +79,10 @@ class loop {
   /// (something would make a further run do work), 0 otherwise.
   int run(run_mode mode = run_mode::default_);
   /// Makes run() return after the current iteration. Poll will not block.
-  void stop() noexcept { stop_flag_ = true; }
+  void stop() noexcept {
+    stop_flag_ = true;
+    if (!hooks_.empty()) [[unlikely]] stop_hook_();
+  }
   /// True when active referenced handles, requests in flight, pending
   /// callbacks or closing handles remain.
   bool alive() const noexcept;
@@ -120,6 +123,12 @@ class loop {
   unsigned active_handles() const noexcept { return active_handles_; }
   /// Number of requests in flight.
   unsigned active_requests() const noexcept { return active_reqs_; }
+  /// Number of callbacks waiting for the pending phase (counts them: for
+  /// tools, not for hot paths).
+  std::size_t pending_callbacks() const noexcept;
+  /// Number of requests queued in the process's threadpool, not yet taken
+  /// by a worker (all loops; takes the pool's lock).
+  static std::size_t threadpool_queued() noexcept;
   /// Iterations started so far (1-based once running).
   std::uint64_t iteration() const noexcept { return iteration_; }
 
@@ -204,6 +213,8 @@ class loop {
   template <bool H, class F>
   void callback_(phase p, callback_kind k, handle* h, req* r, F&& f);
   void phase_hook_(bool enter, phase p, bool before_loop, int timeout);
+  void stop_hook_();
+  void request_hook_(req& r, handle* h);
 
   // A callback made from the poll phase (async, signal, threadpool): hooks
   // are tested per callback there. Defined in src/core/loop_impl.hpp.

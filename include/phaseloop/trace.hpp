@@ -24,18 +24,22 @@ class trace_recorder : public hook {
   /// One recorded event. `what` says which; the other fields are those
   /// that kind of event uses.
   struct event {
-    enum kind : std::uint8_t { phase_begin, phase_end, callback_begin, callback_end, counters };
+    enum kind : std::uint8_t { phase_begin, phase_end, callback_begin, callback_end, counters, submit, instant };
+    /// instant: which (in `value`).
+    enum mark : std::int32_t { stop = 0, closed = 1 };
     std::uint64_t ns = 0;           ///< loop::hrtime() when it happened
     std::uint64_t iteration = 0;
     const void* object = nullptr;   ///< the handle or request called back (identity)
-    std::int32_t value = 0;         ///< phase_begin of poll: the timeout; callback_begin: the fd or -1
+    std::int32_t value = 0;         ///< phase_begin of poll: the timeout; callback_begin: the fd or -1; instant: its mark
     std::uint32_t handles = 0;      ///< counters: active handles
     std::uint32_t requests = 0;     ///< counters: requests in flight
+    std::uint32_t pending = 0;      ///< counters: callbacks waiting for the pending phase
+    std::uint32_t pool_queue = 0;   ///< counters: requests waiting for a threadpool worker
     kind what = phase_begin;
     phase which = phase::timers;
     callback_kind cb = callback_kind::timer;
     std::int8_t handle_type = -1;   ///< callback_begin: handle_type of the handle, or -1
-    std::int8_t req_type = -1;      ///< callback_begin: req_type of the request, or -1
+    std::int8_t req_type = -1;      ///< callback_begin, submit: req_type of the request, or -1
     bool before_loop = false;       ///< phase_begin: the timers pass before iteration 1
   };
 
@@ -50,6 +54,11 @@ class trace_recorder : public hook {
   void phase_exit(loop& l, const phase_event& e) override;
   void callback_enter(loop& l, const callback_event& e) override;
   void callback_exit(loop& l, const callback_event& e) override;
+  void request_started(loop& l, const request_event& e) override;
+  void stopped(loop& l) override;
+  /// Records that the loop is closing (an instant), before the hook is
+  /// removed (PHASELOOP_TRACE calls it).
+  void closing(loop& l) noexcept;
 
  private:
   bool keep_(bool begins) noexcept;
@@ -71,8 +80,10 @@ struct trace_track {
 /// Writes the tracks of this process as one Chrome Trace Event JSON file:
 /// a slice per phase (iteration, poll timeout and time waited), nested
 /// slices per callback (kind, handle type and address, fd, request type),
-/// counters of active handles and requests, an instant for each track's
-/// dropped events. `origin_ns` is the hrtime() that becomes timestamp 0.
+/// a flow from each request's start to its completion callback, counters
+/// of active handles and requests, pending callbacks and threadpool queue
+/// depth at each poll, instants for stop, close and each track's dropped
+/// events. `origin_ns` is the hrtime() that becomes timestamp 0.
 /// 0, a negative errno from the file, or errc::not_supported in a build
 /// without JSON support (nlohmann-json3-dev).
 int write_chrome_trace(const char* path, std::span<const trace_track> tracks, std::uint64_t origin_ns,

@@ -67,6 +67,10 @@ struct loop_seam {
   static void undefer(io_watcher& w) noexcept { loop::watcher_list::unlink(w); }
 
   static void req_register(loop& l) noexcept { l.active_reqs_++; }
+  /// Tells the hooks a request started (nothing when none is attached).
+  static void started(loop& l, req& r, handle* h) noexcept {
+    if (!l.hooks_.empty()) [[unlikely]] l.request_hook_(r, h);
+  }
   static void req_unregister(loop& l) noexcept { l.active_reqs_--; }
 
   /// A callback made from the poll phase: hooks see it (as kind `k`, of

@@ -132,6 +132,27 @@ int loop::backend_timeout() const noexcept { return poller_.has_changes() ? 0 : 
 
 // ---- hooks ---------------------------------------------------------------
 
+void loop::stop_hook_() {
+  for (hook* k = hooks_.front(); k; k = hook_next_) {
+    hook_next_ = hooks_.next(*k);
+    k->stopped(*this);
+  }
+}
+
+void loop::request_hook_(req& r, handle* h) {
+  const request_event e{&r, h, iteration_, time_};
+  for (hook* k = hooks_.front(); k; k = hook_next_) {
+    hook_next_ = hooks_.next(*k);
+    k->request_started(*this, e);
+  }
+}
+
+std::size_t loop::pending_callbacks() const noexcept {
+  std::size_t n = 0;
+  for (const detail::io_watcher* w = pending_.front(); w != nullptr; w = pending_.next(*w)) n++;
+  return n;
+}
+
 void loop::phase_hook_(bool enter, phase p, bool before_loop, int timeout) {
   const phase_event e{p, before_loop, iteration_, time_, timeout};
   // hook_next_ is the cursor: remove_hook() advances it when it removes the

@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/internal.hpp"
 #include "core/loop_impl.hpp"
 
 namespace phaseloop::detail {
@@ -81,6 +82,19 @@ class threadpool {
       return 0;
     }
     return errc::busy;
+  }
+
+  // Requests waiting for a worker (the marker stands for the slow ones);
+  // 0 before the pool exists.
+  static std::size_t waiting() noexcept {
+    threadpool* p = current_.load(std::memory_order_acquire);
+    if (p == nullptr) return 0;
+    std::lock_guard<std::mutex> lock(p->mutex_);
+    std::size_t n = 0;
+    for (const pool_task* t = p->queue_.front(); t != nullptr; t = p->queue_.next(*t))
+      if (t != &p->marker_) n++;
+    for (const pool_task* t = p->slow_.front(); t != nullptr; t = p->slow_.next(*t)) n++;
+    return n;
   }
 
  private:
@@ -224,11 +238,14 @@ class threadpool {
 };
 
 int pool_submit(loop& l, pool_task& t, const pool_ops& ops) noexcept { return threadpool::submit(l, t, ops); }
+std::size_t pool_queued() noexcept { return threadpool::waiting(); }
 int pool_cancel(loop& l, pool_task& t) noexcept { return threadpool::cancel(l, t); }
 
 }  // namespace phaseloop::detail
 
 namespace phaseloop {
+
+std::size_t loop::threadpool_queued() noexcept { return detail::pool_queued(); }
 
 work& work::of_(detail::pool_task& t) noexcept {
   // offsetof on a class that is not standard-layout is conditionally
@@ -257,7 +274,9 @@ int work::queue(phaseloop::loop& l, work_cb fn, after_work_cb after) noexcept {
   loop_ = &l;
   work_cb_ = fn;
   after_cb_ = after;
-  return detail::pool_submit(l, task_, pool_ops_);
+  const int r = detail::pool_submit(l, task_, pool_ops_);
+  if (r == 0) detail::loop_seam::started(l, *this, nullptr);
+  return r;
 }
 
 int work::cancel() noexcept {

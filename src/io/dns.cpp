@@ -635,6 +635,7 @@ struct detail::resolver final : loop_part {
       requests--;
       return e;
     }
+    loop_seam::started(l, r, nullptr);
     return 0;
   }
 

@@ -126,6 +126,7 @@ int fs_req::submit_() noexcept {
   in_flight_ = true;
   const int r = detail::pool_submit(*loop_, task_, pool_ops_);
   if (r != 0) in_flight_ = false;
+  else detail::loop_seam::started(*loop_, *this, nullptr);
   return r;
 }
 

@@ -143,6 +143,7 @@ void pipe::connect_failed_(connect_req& r, int err, connect_cb cb) noexcept {
   r.handle_ = this;
   r.cb_ = cb;
   detail::loop_seam::req_register(*loop_);
+  detail::loop_seam::started(*loop_, r, this);
   feed_();
 }
 
@@ -174,6 +175,7 @@ void pipe::connect_address_(connect_req& r, const void* address, unsigned length
   r.handle_ = this;
   r.cb_ = cb;
   detail::loop_seam::req_register(*loop_);
+  detail::loop_seam::started(*loop_, r, this);
 }
 
 int pipe::open(int fd) noexcept {

@@ -42,7 +42,9 @@ int random_req::start(phaseloop::loop* l, void* buf, std::size_t len, unsigned f
   len_ = len;
   cb_ = cb;
   status_ = 0;
-  return detail::pool_submit(*l, task_, pool_ops_);
+  const int r = detail::pool_submit(*l, task_, pool_ops_);
+  if (r == 0) detail::loop_seam::started(*l, *this, nullptr);
+  return r;
 }
 
 int random_req::cancel() noexcept {

@@ -278,6 +278,7 @@ int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, handle* se
   r.index_ = 0;
   r.extra_ = 0;  // bytes written so far
   detail::loop_seam::req_register(*loop_);
+  detail::loop_seam::started(*loop_, r, this);
   write_queue_size_ += count_bytes(bufs, nbufs);
   write_queue_.push_back(r);
   if (connect_req_ != nullptr) {
@@ -428,6 +429,7 @@ int stream::shutdown(shutdown_req& r, shutdown_cb cb) noexcept {
   r.handle_ = this;
   r.cb_ = cb;
   detail::loop_seam::req_register(*loop_);
+  detail::loop_seam::started(*loop_, r, this);
   shutdown_req_ = &r;
   // libuv 1.44 also keeps the state in the handle's flags (gone in 1.45).
   if (loop_->order() == profile::libuv_1_44) flags_ |= shutting_flag;

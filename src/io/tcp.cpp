@@ -148,6 +148,7 @@ int tcp::connect(connect_req& req, const sockaddr* addr, connect_cb cb) noexcept
   req.cb_ = cb;
   req.handle_ = this;
   detail::loop_seam::req_register(*loop_);
+  detail::loop_seam::started(*loop_, req, this);
   connect_req_ = &req;
   watch_(detail::io_writable);
   if (delayed_error_ != 0) feed_();

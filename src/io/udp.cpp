@@ -240,6 +240,7 @@ int udp::send(udp_send& r, const fs_buf bufs[], unsigned nbufs, const sockaddr* 
   else r.addr_.ss_family = AF_UNSPEC;
 
   detail::loop_seam::req_register(*loop_);
+  detail::loop_seam::started(*loop_, r, this);
   send_queue_size_ += total(r.bufs_, nbufs);
   send_queue_count_++;
   queue_.push_back(r);

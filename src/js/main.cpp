@@ -26,6 +26,8 @@ using phaseloop::runner::target;
 const char usage_text[] =
     "usage: phaseloop run [--mode=node10|node11|node|browser] [--trace] [--expose-gc] FILE.js [ARGS...]\n"
     "       phaseloop compare [--modes=node10,node11,node,browser] FILE.js [ARGS...]\n"
+    "       phaseloop trace [-o FILE] [--html] [--profile VERSION] -- COMMAND [ARGS...]\n"
+    "       phaseloop trace view FILE.json [-o FILE.html]\n"
     "       phaseloop --help | --version\n";
 
 const char help_text[] =
@@ -92,6 +94,24 @@ const char help_text[] =
     "      outputs side by side, marks the lines that differ, and names the rule\n"
     "      behind the first divergence. Exit status: 0 when every mode printed\n"
     "      the same and exited alike, 1 when they diverge, 2 on errors.\n"
+    "\n"
+    "  phaseloop trace [-o FILE] [--html] [--profile VERSION] -- COMMAND [ARGS...]\n"
+    "      Runs COMMAND, any program that links libuv.so.1 (a libuv server, node),\n"
+    "      on phaseloop's drop-in libuv.so.1 with a timeline of every loop it opens\n"
+    "      (PHASELOOP_TRACE): FILE (default phaseloop-trace.json), and FILE.<pid>\n"
+    "      for each child process that opens loops too. Then prints, on stderr,\n"
+    "      where the files are and each loop's statistics (PHASELOOP_STATS: time\n"
+    "      per phase, slowest callback, timer lag). The files are Chrome Trace\n"
+    "      Event JSON, for ui.perfetto.dev or chrome://tracing; --html also writes\n"
+    "      each as a page (FILE.html). --profile makes the drop-in behave as that\n"
+    "      libuv version (PHASELOOP_PROFILE). Exit status: COMMAND's (128 + the\n"
+    "      signal that ended it).\n"
+    "\n"
+    "  phaseloop trace view FILE.json [-o FILE.html]\n"
+    "      Writes one self-contained HTML page (no network) that draws the trace:\n"
+    "      a track per loop, phases with their iterations, callbacks nested,\n"
+    "      counters; zoom, pan, details on hover; tables of time per phase, the\n"
+    "      slowest callbacks and the busy time per iteration.\n"
     "\n"
     "  Exit status 2 also means a usage error; a file that cannot be read\n"
     "  gives status 1 (\"phaseloop: cannot open FILE: reason\").\n";
@@ -221,6 +241,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "run") return run_command(argc, argv);
   if (cmd == "compare") return compare_command(argc, argv);
+  if (cmd == "trace") return phaseloop::runner::trace_command(argc, argv);
   std::fprintf(stderr, "phaseloop: unknown command '%s'\n", argv[1]);
   return usage();
 }

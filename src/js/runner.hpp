@@ -71,4 +71,12 @@ int run_script(const run_options& o);
 int compare_modes(const std::vector<target>& modes, const std::string& file,
                   const std::vector<std::string>& args);
 
+/// `phaseloop trace ...`: runs a program on the drop-in with tracing on, or
+/// (`trace view`) writes a trace's HTML page. Returns the exit status.
+int trace_command(int argc, char** argv);
+
+/// Writes the self-contained HTML page that draws the Chrome Trace Event
+/// file `json_path`; 0, or 1 after saying why on stderr.
+int write_trace_html(const std::string& json_path, const std::string& html_path);
+
 }  // namespace phaseloop::runner

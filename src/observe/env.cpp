@@ -3,6 +3,8 @@
 //   PHASELOOP_STATS=1     a loop_stats on each loop; each loop's table is
 //                         printed to stderr when the process exits (a loop
 //                         closed before then keeps its table until then).
+//   PHASELOOP_STATS=FILE  (a value with a '/') the same, appended to FILE
+//                         (`phaseloop trace` collects them so).
 //   PHASELOOP_TRACE=FILE  a trace_recorder on each loop; FILE (Chrome Trace
 //                         Event JSON) is written when a loop closes, when
 //                         the process exits, and on SIGTERM/SIGINT left at
@@ -13,10 +15,12 @@
 //   PHASELOOP_TRACE_LIMIT events kept per loop (default 1,000,000).
 // Unset, nothing is installed and loops pay nothing.
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -44,6 +48,7 @@ struct loop_entry {
 
 struct settings {
   bool stats = false;
+  std::string stats_path;  // empty: stderr
   std::string trace_path;  // empty: no tracing
   std::size_t trace_limit = 1000000;
   std::uint64_t origin_ns = 0;
@@ -136,7 +141,10 @@ void closing(loop& l) {
   for (loop_entry* e : entries())
     if (e->owner == &l) {
       if (e->stats != nullptr) l.remove_hook(*e->stats);
-      if (e->trace != nullptr) l.remove_hook(*e->trace);
+      if (e->trace != nullptr) {
+        e->trace->closing(l);
+        l.remove_hook(*e->trace);
+      }
       traced = traced || e->trace != nullptr;
       e->owner = nullptr;
       e->closed = true;
@@ -146,14 +154,29 @@ void closing(loop& l) {
 
 void at_exit() {
   std::lock_guard<std::recursive_mutex> lock(entries_mutex);
-  if (config().stats)
+  if (config().stats) {
+    std::FILE* out = stderr;
+    if (!config().stats_path.empty()) {
+      out = std::fopen(config().stats_path.c_str(), "a");
+      if (out == nullptr) {
+        std::fprintf(stderr, "phaseloop: cannot append the statistics to %s: %s\n", config().stats_path.c_str(),
+                     std::strerror(errno));
+        out = stderr;
+      }
+    }
+    // One write per process where it fits, so that the tables of processes
+    // sharing the file do not interleave.
+    static char buffer[1 << 16];
+    if (out != stderr) std::setvbuf(out, buffer, _IOFBF, sizeof buffer);
     for (const loop_entry* e : entries()) {
       if (e->stats == nullptr) continue;
       char title[128];
       std::snprintf(title, sizeof title, "phaseloop stats: pid %ld, loop %u (thread %ld%s)",
                     static_cast<long>(::getpid()), e->number, e->thread, e->closed ? ", closed" : "");
-      e->stats->print(stderr, title);
+      e->stats->print(out, title);
     }
+    if (out != stderr) std::fclose(out);
+  }
   std::fflush(stderr);
   if (!config().trace_path.empty()) write_trace();
 }
@@ -166,6 +189,7 @@ bool enabled(const char* name) {
 bool install_from_env() {
   settings& s = config();
   s.stats = enabled("PHASELOOP_STATS");
+  if (s.stats && std::strchr(std::getenv("PHASELOOP_STATS"), '/') != nullptr) s.stats_path = std::getenv("PHASELOOP_STATS");
   if (const char* t = std::getenv("PHASELOOP_TRACE"); t != nullptr && *t != '\0') {
     s.trace_path = t;
     if (const char* n = std::getenv("PHASELOOP_TRACE_LIMIT"); n != nullptr && *n != '\0') {
@@ -174,7 +198,17 @@ bool install_from_env() {
       if (*end == '\0') s.trace_limit = static_cast<std::size_t>(v);
       else std::fprintf(stderr, "phaseloop: PHASELOOP_TRACE_LIMIT=%s is not a number; keeping %zu\n", n, s.trace_limit);
     }
-    // The first process to see the variable owns the file name.
+    // The first process to see the variable owns the file name; its
+    // children inherit PHASELOOP_TRACE_PID and write FILE.<pid>. Processes
+    // that are not its children (siblings under a shell) cannot tell, so
+    // `phaseloop trace` names a claim file too: whoever creates it first
+    // owns FILE.
+    const char* claim = std::getenv("PHASELOOP_TRACE_CLAIM");
+    if (claim != nullptr && *claim != '\0' && std::getenv("PHASELOOP_TRACE_PID") == nullptr) {
+      const int fd = ::open(claim, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+      if (fd >= 0) ::close(fd);
+      ::setenv("PHASELOOP_TRACE_PID", fd >= 0 ? std::to_string(::getpid()).c_str() : "claimed", 1);
+    }
     if (std::getenv("PHASELOOP_TRACE_PID") == nullptr)
       ::setenv("PHASELOOP_TRACE_PID", std::to_string(::getpid()).c_str(), 1);
     s.origin_ns = loop::hrtime();

@@ -75,6 +75,8 @@ void trace_recorder::phase_enter(loop& l, const phase_event& e) {
     c.what = event::counters;
     c.handles = l.active_handles();
     c.requests = l.active_requests();
+    c.pending = static_cast<std::uint32_t>(l.pending_callbacks());
+    c.pool_queue = static_cast<std::uint32_t>(loop::threadpool_queued());
     push_(c);
   }
 }
@@ -108,6 +110,43 @@ void trace_recorder::callback_enter(loop&, const callback_event& e) {
     ev.req_type = static_cast<std::int8_t>(e.request->type());
   }
   push_(ev);
+}
+
+// Single events (no slice): kept while under the limit, else counted.
+void trace_recorder::request_started(loop&, const request_event& e) {
+  if (events_.size() >= limit_) {
+    dropped_++;
+    return;
+  }
+  event ev;
+  ev.ns = loop::hrtime();
+  ev.iteration = e.iteration;
+  ev.what = event::submit;
+  ev.object = e.request;
+  ev.req_type = static_cast<std::int8_t>(e.request->type());
+  push_(ev);
+}
+
+void trace_recorder::stopped(loop& l) {
+  if (events_.size() >= limit_) {
+    dropped_++;
+    return;
+  }
+  event ev;
+  ev.ns = loop::hrtime();
+  ev.iteration = l.iteration();
+  ev.what = event::instant;
+  ev.value = event::stop;
+  push_(ev);
+}
+
+void trace_recorder::closing(loop& l) noexcept {
+  event ev;
+  ev.ns = loop::hrtime();
+  ev.iteration = l.iteration();
+  ev.what = event::instant;
+  ev.value = event::closed;
+  push_(ev);  // kept past the limit: one per loop
 }
 
 void trace_recorder::callback_exit(loop&, const callback_event& e) {

@@ -2,7 +2,8 @@
 // (JSON object form: {"traceEvents": [...]}), with nlohmann-json.
 //
 // Each track is a "thread" of the process: "B"/"E" pairs for phases and
-// the callbacks nested in them, "C" counters, "i" instants, and "M"
+// the callbacks nested in them, "s"/"f" flows from a request's start to
+// the callback that completes it, "C" counters, "i" instants, and "M"
 // metadata naming the process and the tracks. Timestamps are in
 // microseconds from `origin_ns`.
 
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <unordered_map>
 #include <cerrno>
 #include <cstdio>
 
@@ -57,9 +59,31 @@ json callback_args(const trace_recorder::event& e) {
   return a;
 }
 
-void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid) {
+// Flows: a request's start and the callback that completes it (the first
+// callback reporting that request after its start), numbered from `next`.
+// Starts without such a callback (completed in the pending phase, still in
+// flight, or dropped) get none.
+std::vector<std::uint64_t> match_flows(const std::vector<trace_recorder::event>& ev, std::uint64_t& next) {
+  std::vector<std::uint64_t> flow(ev.size(), 0);
+  std::unordered_map<const void*, std::size_t> started;
+  for (std::size_t i = 0; i < ev.size(); i++) {
+    const auto& e = ev[i];
+    if (e.what == trace_recorder::event::submit) {
+      started[e.object] = i;
+    } else if (e.what == trace_recorder::event::callback_begin && e.req_type >= 0) {
+      const auto s = started.find(e.object);
+      if (s == started.end()) continue;
+      flow[s->second] = flow[i] = ++next;
+      started.erase(s);
+    }
+  }
+  return flow;
+}
+
+void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid, std::uint64_t& flows) {
   out.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", t.id}, {"args", {{"name", t.name}}}});
   const auto& ev = t.recorder->events();
+  const std::vector<std::uint64_t> flow = match_flows(ev, flows);
   auto ts = [&](const trace_recorder::event& e) {
     return e.ns >= origin_ns ? static_cast<double>(e.ns - origin_ns) / 1e3 : 0.0;
   };
@@ -85,6 +109,9 @@ void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid
         if (!open.empty()) open.pop_back();
         break;
       case trace_recorder::event::callback_begin:
+        if (flow[i] != 0)  // binds to the slice that begins next: this callback
+          out.push_back({{"ph", "f"}, {"cat", "request"}, {"name", req_type_name(static_cast<req_type>(e.req_type))},
+                         {"id", flow[i]}, {"pid", pid}, {"tid", t.id}, {"ts", ts(e)}});
         j.update({{"ph", "B"}, {"cat", "callback"}, {"name", callback_kind_name(e.cb)}, {"args", callback_args(e)}});
         open.emplace_back("callback", callback_kind_name(e.cb));
         break;
@@ -94,6 +121,18 @@ void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid
         break;
       case trace_recorder::event::counters:
         j.update({{"ph", "C"}, {"name", "active"}, {"args", {{"handles", e.handles}, {"requests", e.requests}}}});
+        out.push_back(j);
+        j = {{"pid", pid}, {"tid", t.id}, {"ts", ts(e)}, {"ph", "C"}, {"name", "queued"},
+             {"args", {{"pending callbacks", e.pending}, {"threadpool", e.pool_queue}}}};
+        break;
+      case trace_recorder::event::submit:
+        if (flow[i] == 0) continue;
+        j.update({{"ph", "s"}, {"cat", "request"}, {"name", req_type_name(static_cast<req_type>(e.req_type))},
+                  {"id", flow[i]}, {"args", {{"request", address(e.object)}, {"iteration", e.iteration}}}});
+        break;
+      case trace_recorder::event::instant:
+        j.update({{"ph", "i"}, {"s", "t"}, {"name", e.value == trace_recorder::event::stop ? "stop" : "loop closed"},
+                  {"args", {{"iteration", e.iteration}}}});
         break;
     }
     out.push_back(std::move(j));
@@ -119,9 +158,9 @@ int write_chrome_trace(const char* path, std::span<const trace_track> tracks, st
     const int pid = static_cast<int>(::getpid());
     json events = json::array();
     events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid}, {"args", {{"name", process_name}}}});
-    std::uint64_t dropped = 0;
+    std::uint64_t dropped = 0, flows = 0;
     for (const trace_track& t : tracks) {
-      add_track(events, t, origin_ns, pid);
+      add_track(events, t, origin_ns, pid, flows);
       dropped += t.recorder->dropped();
     }
     const json doc = {{"traceEvents", std::move(events)},

@@ -824,6 +824,70 @@ static void tracer_verbose(void** state) {
   finish_loop(&loop);
 }
 
+/* phaseloop_metrics_*: per phase counts, the slowest callback, timer lag
+ * measured on a manual clock (a timer due at 10 ms run at 25 ms is 15 ms
+ * late), and the attach rules. */
+static void on_lag_timer(uv_timer_t* t) { (void)t; }
+static void idle_noop_cb(uv_idle_t* h) { (void)h; }
+static void metrics_api(void** state) {
+  (void)state;
+  uv_loop_t loop, other;
+  uv_timer_t t;
+  uv_idle_t i;
+  phaseloop_metrics_info_t info;
+  assert_int_equal(uv_loop_init(&loop), 0);
+  assert_int_equal(uv_loop_init(&other), 0);
+  phaseloop_metrics_t* m = phaseloop_metrics_new();
+  assert_non_null(m);
+  assert_int_equal(phaseloop_metrics_attach(NULL, &loop), UV_EINVAL);
+  assert_int_equal(phaseloop_metrics_attach(m, &loop), 0);
+  assert_int_equal(phaseloop_metrics_attach(m, &loop), UV_EINVAL);
+  assert_int_equal(phaseloop_metrics_attach(m, &other), UV_EINVAL);
+  assert_int_equal(phaseloop_metrics_get(m, NULL), UV_EINVAL);
+
+  assert_int_equal(phaseloop_loop_set_clock(&loop, PHASELOOP_CLOCK_MANUAL), 0);
+  assert_int_equal(uv_timer_init(&loop, &t), 0);
+  assert_int_equal(uv_timer_start(&t, on_lag_timer, 10, 0), 0);
+  assert_int_equal(uv_idle_init(&loop, &i), 0);
+  assert_int_equal(uv_idle_start(&i, idle_noop_cb), 0);
+  assert_int_equal(phaseloop_loop_advance(&loop, 25), 0);
+  assert_int_equal(uv_run(&loop, UV_RUN_NOWAIT), 1);
+  assert_int_equal(uv_run(&loop, UV_RUN_NOWAIT), 1);
+
+  assert_int_equal(phaseloop_metrics_get(m, &info), 0);
+  assert_true(info.iterations == 2);
+  assert_true(info.phase[PHASELOOP_PHASE_TIMERS].callbacks == 1);
+  assert_true(info.phase[PHASELOOP_PHASE_IDLE].callbacks == 2);
+  assert_true(info.phase[PHASELOOP_PHASE_IDLE].passes == 2);
+  assert_true(info.phase[PHASELOOP_PHASE_POLL].passes == 2);
+  assert_true(info.phase[PHASELOOP_PHASE_CHECK].callbacks == 0);
+  assert_true(info.slowest_ns > 0);
+  assert_true(info.lag_samples == 1);
+  assert_true(info.lag_p50_ms == 15 && info.lag_max_ms == 15);
+
+  char* text = NULL;
+  size_t size = 0;
+  FILE* f = open_memstream(&text, &size);
+  assert_non_null(f);
+  assert_int_equal(phaseloop_metrics_print(m, f, "title here"), 0);
+  fclose(f);
+  assert_non_null(strstr(text, "title here"));
+  assert_non_null(strstr(text, "idle"));
+  free(text);
+
+  assert_int_equal(phaseloop_metrics_detach(m, &other), UV_EINVAL);
+  assert_int_equal(phaseloop_metrics_detach(m, &loop), 0);
+  assert_int_equal(phaseloop_metrics_detach(m, &loop), UV_EINVAL);
+  assert_int_equal(uv_run(&loop, UV_RUN_NOWAIT), 1);  /* not counted any more */
+  assert_int_equal(phaseloop_metrics_get(m, &info), 0);
+  assert_true(info.iterations == 2);
+  phaseloop_metrics_free(m);
+  uv_close((uv_handle_t*)&t, NULL);
+  uv_close((uv_handle_t*)&i, NULL);
+  finish_loop(&loop);
+  finish_loop(&other);
+}
+
 int run_ext_tests(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(hook_add_remove, setup),
@@ -841,6 +905,7 @@ int run_ext_tests(void) {
       cmocka_unit_test_setup(clock_manual_and_jump, setup),
       cmocka_unit_test_setup(tracer_trace, setup),
       cmocka_unit_test_setup(tracer_verbose, setup),
+      cmocka_unit_test_setup(metrics_api, setup),
   };
   return cmocka_run_group_tests_name("ext", tests, NULL, NULL);
 }

@@ -58,14 +58,17 @@ phases=timers,pending,idle,prepare,poll,check,closing
 kinds=timer,idle,check,fs,"work done",close
 
 # run NAME OUT COMMAND...: the command succeeds with PHASELOOP_TRACE=OUT and
-# OUT passes trace_check with every phase and callback kind.
+# OUT passes trace_check with every phase and callback kind, a flow from
+# the stat's and the work's start to their callbacks, and the loop's close
+# as an instant.
 run() {
   name=$1 out=$2
   shift 2
   if ! env PHASELOOP_TRACE="$out" "$@" > "$tmp/log" 2>&1; then
     echo "FAIL $name: the program failed"; cat "$tmp/log"; status=1; return
   fi
-  if "$check" "$out" --phases "$phases" --kinds "$kinds" > "$tmp/log"; then
+  if "$check" "$out" --phases "$phases" --kinds "$kinds" --flows 2 > "$tmp/log" &&
+      grep -q '"name":"loop closed"' "$out" && grep -q '"threadpool":' "$out"; then
     echo "ok: $name: $(cat "$tmp/log")"
   else
     echo "FAIL $name:"; cat "$tmp/log"; status=1

@@ -1,12 +1,16 @@
-// trace_check FILE [--phases a,b,...] [--kinds x,y,...] [--tracks N]
+// trace_check FILE [--phases a,b,...] [--kinds x,y,...] [--tracks N] [--flows N]
 // Checks a trace file against the rules of the Chrome Trace Event format
 // as phaseloop writes it: JSON with a traceEvents array; every event has a
 // phase type, and all but metadata a pid, tid and timestamp; per track the
 // timestamps never go back, every "E" closes the innermost open "B" of the
 // same name, nothing is left open, and every callback slice lies inside a
-// phase slice. --phases and --kinds name phases and callback kinds that
-// must appear; --tracks the least number of tracks. Exit 0 when it holds.
+// phase slice; every flow ("s" then "f", same id) starts once and ends
+// once, later, right before a callback slice begins on its track.
+// --phases and --kinds name phases and callback kinds that must appear;
+// --tracks the least number of tracks, --flows of flows. Exit 0 when it
+// holds.
 
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -64,7 +68,7 @@ std::string step(track_state& t, const json& e, std::set<std::string>& phases, s
     if (t.open.back().second != name) return "\"E\" of \"" + name + "\" closes \"" + t.open.back().second + "\"";
     t.open.pop_back();
     slices++;
-  } else if (ph != "C" && ph != "i" && ph != "X") {
+  } else if (ph != "C" && ph != "i" && ph != "X" && ph != "s" && ph != "f") {
     return "unknown phase type \"" + ph + "\"";
   }
   return "";
@@ -78,12 +82,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::set<std::string> want_phases, want_kinds;
-  std::size_t want_tracks = 1;
+  std::size_t want_tracks = 1, want_flows = 0;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string opt = argv[i];
     if (opt == "--phases") want_phases = split(argv[i + 1]);
     else if (opt == "--kinds") want_kinds = split(argv[i + 1]);
     else if (opt == "--tracks") want_tracks = std::stoul(argv[i + 1]);
+    else if (opt == "--flows") want_flows = std::stoul(argv[i + 1]);
     else return std::fprintf(stderr, "trace_check: unknown option %s\n", opt.c_str()), 2;
   }
   json doc;
@@ -99,7 +104,9 @@ int main(int argc, char** argv) {
 
   std::map<std::pair<long, long>, track_state> tracks;
   std::set<std::string> phases, kinds;
-  std::size_t slices = 0;
+  std::size_t slices = 0, flows = 0;
+  std::map<std::uint64_t, double> flow_open;  // id -> start ts
+  std::set<std::uint64_t> flow_done;
   const json& events = doc["traceEvents"];
   for (std::size_t i = 0; i < events.size(); i++) {
     const json& e = events[i];
@@ -109,7 +116,27 @@ int main(int argc, char** argv) {
       return fail(i, "no ts, pid or tid");
     track_state& t = tracks[{e["pid"].get<long>(), e["tid"].get<long>()}];
     if (const std::string why = step(t, e, phases, kinds, slices); !why.empty()) return fail(i, why);
+    if (e["ph"] == "s" || e["ph"] == "f") {
+      if (!e.contains("id") || !e["id"].is_number_unsigned()) return fail(i, "a flow event without a numeric id");
+      const std::uint64_t id = e["id"];
+      if (e["ph"] == "s") {
+        if (flow_open.count(id) || flow_done.count(id)) return fail(i, "flow " + std::to_string(id) + " starts twice");
+        flow_open[id] = e["ts"].get<double>();
+      } else {
+        const auto o = flow_open.find(id);
+        if (o == flow_open.end()) return fail(i, "flow " + std::to_string(id) + " ends without a start");
+        if (e["ts"].get<double>() < o->second) return fail(i, "flow " + std::to_string(id) + " ends before it starts");
+        // It binds to the next slice: the next event is a callback's "B".
+        const json& next = i + 1 < events.size() ? events[i + 1] : json();
+        if (!next.is_object() || next.value("ph", "") != "B" || next.value("cat", "") != "callback")
+          return fail(i, "flow " + std::to_string(id) + " does not end at a callback");
+        flow_open.erase(o);
+        flow_done.insert(id);
+        flows++;
+      }
+    }
   }
+  if (!flow_open.empty()) return std::printf("FAIL: %zu flows never end\n", flow_open.size()), 1;
   int status = 0;
   for (const auto& [id, t] : tracks)
     if (!t.open.empty()) {
@@ -121,7 +148,9 @@ int main(int argc, char** argv) {
   for (const std::string& k : want_kinds)
     if (!kinds.count(k)) status = 1, std::printf("FAIL: no \"%s\" callback\n", k.c_str());
   if (tracks.size() < want_tracks) status = 1, std::printf("FAIL: %zu tracks, wanted %zu\n", tracks.size(), want_tracks);
+  if (flows < want_flows) status = 1, std::printf("FAIL: %zu flows, wanted %zu\n", flows, want_flows);
   if (status == 0)
-    std::printf("ok: %zu events, %zu slices closed and nested, %zu tracks\n", events.size(), slices, tracks.size());
+    std::printf("ok: %zu events, %zu slices closed and nested, %zu tracks, %zu flows\n", events.size(), slices,
+                tracks.size(), flows);
   return status;
 }

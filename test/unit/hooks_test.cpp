@@ -439,4 +439,48 @@ TEST(hooks, no_events_after_removal) {
   EXPECT_EQ(finish(l), 0);
 }
 
+// request_started: each request started on the loop, before its callback
+// (which the callback hooks see with the same request); stopped: stop().
+struct request_log : pl::hook {
+  std::vector<std::string> seen;
+  void request_started(pl::loop&, const pl::request_event& e) override {
+    seen.push_back(std::string("start ") + pl::req_type_name(e.request->type()));
+    started.push_back(e.request);
+  }
+  void callback_enter(pl::loop&, const pl::callback_event& e) override {
+    if (e.request != nullptr) seen.push_back(std::string("done ") + pl::req_type_name(e.request->type()));
+  }
+  void stopped(pl::loop& l) override { seen.push_back("stop at " + std::to_string(l.iteration())); }
+  std::vector<pl::req*> started;
+};
+
+TEST(hooks, request_started_precedes_its_completion_and_stop_is_seen) {
+  pl::loop l;
+  request_log log;
+  l.add_hook(log);
+  pl::work w;
+  pl::fs_req f;
+  ASSERT_EQ(w.queue(l, [](pl::work*) {}, [](pl::work*, int) {}), 0);
+  ASSERT_EQ(f.stat(&l, "/", [](pl::fs_req*) {}), 0);
+  EXPECT_EQ(log.seen, (strings{"start work", "start fs"}));
+  EXPECT_EQ(log.started, (std::vector<pl::req*>{&w, &f}));
+  EXPECT_EQ(l.run(pl::run_mode::default_), 0);
+  ASSERT_EQ(log.seen.size(), 4u);
+  // The two completions come in either order (two workers).
+  EXPECT_TRUE((log.seen[2] == "done work" && log.seen[3] == "done fs") ||
+              (log.seen[2] == "done fs" && log.seen[3] == "done work"))
+      << log.seen[2] << ", " << log.seen[3];
+  pl::idle i(l);
+  ASSERT_EQ(i.start([](pl::idle* h) { h->owner().stop(); }), 0);
+  const std::string stop_at = "stop at " + std::to_string(l.iteration() + 1);
+  EXPECT_EQ(l.run(pl::run_mode::default_), 1);
+  EXPECT_EQ(log.seen.back(), stop_at);
+  l.remove_hook(log);
+  l.stop();  // no hook any more: nothing seen
+  EXPECT_EQ(log.seen.back(), stop_at);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);  // (the stop ends this run at once)
+  i.close(nullptr);
+  EXPECT_EQ(finish(l), 0);
+}
+
 }  // namespace

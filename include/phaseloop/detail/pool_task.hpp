@@ -66,5 +66,7 @@ int pool_submit(phaseloop::loop& l, pool_task& t, const pool_ops& ops) noexcept;
 /// one canceled earlier whose completion has not run yet moves to the back
 /// of the completion queue (0); anything else is errc::busy.
 int pool_cancel(phaseloop::loop& l, pool_task& t) noexcept;
+/// Requests queued in the process's threadpool, not yet taken by a worker.
+std::size_t pool_queued() noexcept;
 
 }  // namespace phaseloop::detail

@@ -116,6 +116,41 @@ UV_EXTERN void phaseloop_tracer_detach(phaseloop_tracer_t* t, uv_loop_t* loop);
 /* Frees a detached tracer. */
 UV_EXTERN void phaseloop_tracer_free(phaseloop_tracer_t* t);
 
+/* Loop statistics beyond uv_metrics_info (PHASELOOP_STATS=1 prints them for
+ * every loop): a hook counting, per phase, its passes, the time inside it
+ * and its callbacks; the slowest callback; and timer lag -- loop time at a
+ * timer's callback minus its due time, as Node's monitorEventLoopDelay --
+ * as percentiles. Times in nanoseconds of the monotonic clock, lag in loop
+ * milliseconds. */
+typedef struct phaseloop_metrics_s phaseloop_metrics_t;
+typedef struct {
+  uint64_t passes;
+  uint64_t ns;
+  uint64_t callbacks;
+} phaseloop_phase_totals_t;
+typedef struct {
+  uint64_t iterations;                  /* the highest iteration seen */
+  phaseloop_phase_totals_t phase[7];    /* indexed by phaseloop_phase */
+  uint64_t slowest_ns;                  /* 0: no callback yet */
+  phaseloop_callback_kind slowest_kind;
+  phaseloop_phase slowest_phase;
+  uint64_t slowest_iteration;
+  uint64_t lag_samples;                 /* timer callbacks measured */
+  uint64_t lag_p50_ms, lag_p90_ms, lag_p99_ms, lag_max_ms;
+} phaseloop_metrics_info_t;
+/* NULL on allocation failure. */
+UV_EXTERN phaseloop_metrics_t* phaseloop_metrics_new(void);
+/* UV_EINVAL for NULL arguments, or metrics attached to a loop already. */
+UV_EXTERN int phaseloop_metrics_attach(phaseloop_metrics_t* m, uv_loop_t* loop);
+/* UV_EINVAL for NULL arguments, or metrics not attached to `loop`. */
+UV_EXTERN int phaseloop_metrics_detach(phaseloop_metrics_t* m, uv_loop_t* loop);
+/* What was counted so far (not while the loop runs on another thread). */
+UV_EXTERN int phaseloop_metrics_get(const phaseloop_metrics_t* m, phaseloop_metrics_info_t* info);
+/* The table PHASELOOP_STATS prints, under a one-line title. */
+UV_EXTERN int phaseloop_metrics_print(const phaseloop_metrics_t* m, FILE* out, const char* title);
+/* Frees detached metrics. */
+UV_EXTERN void phaseloop_metrics_free(phaseloop_metrics_t* m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,319 @@
+// `phaseloop trace`: any program that links libuv.so.1, run on the drop-in
+// with PHASELOOP_TRACE and PHASELOOP_STATS set, then where its timelines
+// are and its loops' statistics; and `phaseloop trace view`, which turns a
+// timeline into one self-contained HTML page (src/js/trace_view.html).
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "js/runner.hpp"
+
+// The page, with the line @@PHASELOOP_TRACE_DATA@@ where the trace goes
+// (trace_view_html.cpp, made from trace_view.html by the build).
+extern const char phaseloop_trace_view_html[];
+
+namespace phaseloop::runner {
+
+namespace {
+
+constexpr const char* marker = "@@PHASELOOP_TRACE_DATA@@";
+
+bool read_file(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  out = s.str();
+  return !in.bad();
+}
+
+bool dir_has_dropin(const std::string& dir) { return ::access((dir + "/libuv.so.1").c_str(), R_OK) == 0; }
+
+// Where the drop-in libuv.so.1 is: $PHASELOOP_DROPIN_DIR; next to this
+// program in a build tree (dropin/.libs); else where `make install` puts
+// it (PHASELOOP_DROPIN_INSTALL_DIR, $(pkglibdir)).
+std::string find_dropin() {
+  if (const char* d = std::getenv("PHASELOOP_DROPIN_DIR"); d != nullptr && *d != '\0') return d;
+  char exe[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    std::string dir(exe);
+    dir.erase(dir.rfind('/'));
+    // A libtool build runs .libs/lt-phaseloop or .libs/phaseloop.
+    for (const std::string& cand : {dir + "/dropin/.libs", dir + "/../dropin/.libs"})
+      if (dir_has_dropin(cand)) return cand;
+  }
+#ifdef PHASELOOP_DROPIN_INSTALL_DIR
+  if (dir_has_dropin(PHASELOOP_DROPIN_INSTALL_DIR)) return PHASELOOP_DROPIN_INSTALL_DIR;
+#endif
+  return {};
+}
+
+std::string absolute(const std::string& path) {
+  if (!path.empty() && path[0] == '/') return path;
+  char cwd[PATH_MAX];
+  if (::getcwd(cwd, sizeof cwd) == nullptr) return path;
+  return std::string(cwd) + "/" + path;
+}
+
+std::string html_name(const std::string& json) {
+  const std::string_view j(json);
+  if (j.size() > 5 && j.substr(j.size() - 5) == ".json") return json.substr(0, json.size() - 5) + ".html";
+  return json + ".html";
+}
+
+int trace_usage() {
+  std::fputs(
+      "usage: phaseloop trace [-o FILE] [--html] [--profile VERSION] -- COMMAND [ARGS...]\n"
+      "       phaseloop trace view FILE.json [-o FILE.html]\n",
+      stderr);
+  return 2;
+}
+
+// A libuv version as PHASELOOP_PROFILE takes it: [libuv-]1.N[.N].
+bool is_version(std::string_view v) {
+  if (v.substr(0, 6) == "libuv-") v.remove_prefix(6);
+  int dots = 0;
+  bool digit = false;
+  for (char c : v) {
+    if (c == '.') {
+      if (!digit) return false;
+      dots++;
+      digit = false;
+    } else if (c >= '0' && c <= '9') {
+      digit = true;
+    } else {
+      return false;
+    }
+  }
+  return digit && (dots == 1 || dots == 2);
+}
+
+}  // namespace
+
+int write_trace_html(const std::string& json_path, const std::string& html_path) {
+  std::string data;
+  if (!read_file(json_path, data)) {
+    std::fprintf(stderr, "phaseloop: cannot read %s: %s\n", json_path.c_str(), std::strerror(errno));
+    return 1;
+  }
+  // The page parses the data, so only well-formed JSON gets that far: a
+  // quick look at its first character catches the wrong file.
+  const std::size_t first = data.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || (data[first] != '{' && data[first] != '[')) {
+    std::fprintf(stderr, "phaseloop: %s is not a trace (Chrome Trace Event JSON)\n", json_path.c_str());
+    return 1;
+  }
+  // Inside <script>, "</" could end the element: JSON lets it be "<\/".
+  std::string safe;
+  safe.reserve(data.size() + 16);
+  for (std::size_t i = 0; i < data.size(); i++) {
+    safe += data[i];
+    if (data[i] == '<' && i + 1 < data.size() && data[i + 1] == '/') safe += '\\';
+  }
+  const std::string_view page(phaseloop_trace_view_html);
+  const std::size_t at = page.find(marker);
+  if (at == std::string_view::npos) {
+    std::fputs("phaseloop: the trace page template has no data marker\n", stderr);
+    return 1;
+  }
+  std::FILE* f = std::fopen(html_path.c_str(), "w");
+  if (f == nullptr) {
+    std::fprintf(stderr, "phaseloop: cannot write %s: %s\n", html_path.c_str(), std::strerror(errno));
+    return 1;
+  }
+  const std::string_view before = page.substr(0, at), after = page.substr(at + std::strlen(marker));
+  bool ok = std::fwrite(before.data(), 1, before.size(), f) == before.size() &&
+            std::fwrite(safe.data(), 1, safe.size(), f) == safe.size() &&
+            std::fwrite(after.data(), 1, after.size(), f) == after.size();
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok) {
+    std::fprintf(stderr, "phaseloop: cannot write %s: %s\n", html_path.c_str(), std::strerror(errno));
+    return 1;
+  }
+  return 0;
+}
+
+namespace {
+
+int view_command(int argc, char** argv, int i) {
+  std::string in, out;
+  for (; i < argc; i++) {
+    const std::string_view a = argv[i];
+    if (a == "-o" && i + 1 < argc) out = argv[++i];
+    else if (a.substr(0, 9) == "--output=") out = std::string(a.substr(9));
+    else if (!a.empty() && a[0] == '-') return trace_usage();
+    else if (in.empty()) in = argv[i];
+    else return trace_usage();
+  }
+  if (in.empty()) return trace_usage();
+  if (out.empty()) out = html_name(in);
+  if (int r = write_trace_html(in, out); r != 0) return r;
+  std::fprintf(stderr, "phaseloop trace: wrote %s\n", out.c_str());
+  return 0;
+}
+
+// The trace files a run wrote: FILE and FILE.<pid> of its children, those
+// modified since `since` (older ones are from earlier runs).
+std::vector<std::string> written_files(const std::string& file, time_t since) {
+  std::vector<std::string> out;
+  struct stat st;
+  if (::stat(file.c_str(), &st) == 0 && st.st_mtime >= since) out.push_back(file);
+  const std::string dir = file.substr(0, file.rfind('/'));
+  const std::string base = file.substr(file.rfind('/') + 1) + ".";
+  if (auto* d = ::opendir(dir.c_str())) {
+    std::vector<std::string> children;
+    while (auto* e = ::readdir(d)) {
+      const std::string_view n = e->d_name;
+      if (n.size() <= base.size() || n.substr(0, base.size()) != base) continue;
+      const std::string_view rest = n.substr(base.size());
+      if (rest.find_first_not_of("0123456789") != std::string_view::npos) continue;
+      const std::string path = dir + "/" + std::string(n);
+      if (::stat(path.c_str(), &st) == 0 && st.st_mtime >= since) children.push_back(path);
+    }
+    ::closedir(d);
+    std::sort(children.begin(), children.end());
+    out.insert(out.end(), children.begin(), children.end());
+  }
+  return out;
+}
+
+}  // namespace
+
+int trace_command(int argc, char** argv) {
+  int i = 2;
+  if (i < argc && std::strcmp(argv[i], "view") == 0) return view_command(argc, argv, i + 1);
+  std::string file = "phaseloop-trace.json", profile;
+  bool html = false;
+  for (; i < argc; i++) {
+    const std::string_view a = argv[i];
+    if (a == "--") {
+      i++;
+      break;
+    }
+    if (a == "-o" && i + 1 < argc) file = argv[++i];
+    else if (a.substr(0, 9) == "--output=") file = std::string(a.substr(9));
+    else if (a == "--html") html = true;
+    else if (a == "--profile" && i + 1 < argc) profile = argv[++i];
+    else if (a.substr(0, 10) == "--profile=") profile = std::string(a.substr(10));
+    else if (!a.empty() && a[0] == '-') {
+      std::fprintf(stderr, "phaseloop: unknown option %s\n", argv[i]);
+      return trace_usage();
+    } else {
+      break;  // the command
+    }
+  }
+  if (i >= argc) return trace_usage();
+  if (!profile.empty() && !is_version(profile)) {
+    std::fprintf(stderr, "phaseloop: --profile %s is no libuv version (1.44, 1.50.0, libuv-1.53.0, ...)\n",
+                 profile.c_str());
+    return 2;
+  }
+  const std::string dropin = find_dropin();
+  if (dropin.empty()) {
+    std::fputs("phaseloop: cannot find the drop-in libuv.so.1 (set PHASELOOP_DROPIN_DIR to its directory)\n", stderr);
+    return 2;
+  }
+  file = absolute(file);
+  const char* tmpdir = std::getenv("TMPDIR");
+  std::string stats = std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp") + "/phaseloop-stats.XXXXXX";
+  const int sfd = ::mkstemp(stats.data());
+  if (sfd < 0) {
+    std::fprintf(stderr, "phaseloop: cannot make a file for the statistics: %s\n", std::strerror(errno));
+    return 2;
+  }
+  ::close(sfd);
+  // The claim file: the first libuv process to create it writes FILE, the
+  // others FILE.<pid> (src/observe/env.cpp).
+  std::string claim_dir = std::string(tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp") + "/phaseloop-claim.XXXXXX";
+  if (::mkdtemp(claim_dir.data()) == nullptr) {
+    std::fprintf(stderr, "phaseloop: cannot make a scratch directory: %s\n", std::strerror(errno));
+    ::unlink(stats.c_str());
+    return 2;
+  }
+  const std::string claim = claim_dir + "/claim";
+
+  const time_t start = ::time(nullptr);
+  // The program gets the terminal's signals; this process waits them out
+  // and reports.
+  struct sigaction ignore {}, old_int {}, old_term {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGINT, &ignore, &old_int);
+  ::sigaction(SIGTERM, &ignore, &old_term);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    std::fprintf(stderr, "phaseloop: fork: %s\n", std::strerror(errno));
+    ::unlink(stats.c_str());
+    ::rmdir(claim_dir.c_str());
+    return 2;
+  }
+  if (pid == 0) {
+    ::sigaction(SIGINT, &old_int, nullptr);
+    ::sigaction(SIGTERM, &old_term, nullptr);
+    const char* old = std::getenv("LD_LIBRARY_PATH");
+    const std::string path = old != nullptr && *old != '\0' ? dropin + ":" + old : dropin;
+    ::setenv("LD_LIBRARY_PATH", path.c_str(), 1);
+    ::setenv("PHASELOOP_TRACE", file.c_str(), 1);
+    ::unsetenv("PHASELOOP_TRACE_PID");  // the first libuv process claims FILE
+    ::setenv("PHASELOOP_TRACE_CLAIM", claim.c_str(), 1);
+    ::setenv("PHASELOOP_STATS", stats.c_str(), 1);
+    if (!profile.empty()) ::setenv("PHASELOOP_PROFILE", profile.c_str(), 1);
+    ::execvp(argv[i], argv + i);
+    std::fprintf(stderr, "phaseloop: cannot run %s: %s\n", argv[i], std::strerror(errno));
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  ::sigaction(SIGINT, &old_int, nullptr);
+  ::sigaction(SIGTERM, &old_term, nullptr);
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::string table;
+  read_file(stats, table);
+  ::unlink(stats.c_str());
+  ::unlink(claim.c_str());
+  ::rmdir(claim_dir.c_str());
+  const std::vector<std::string> files = written_files(file, start);
+  if (code == 127 && files.empty()) return code;  // it did not start (said above)
+  std::fprintf(stderr, "\nphaseloop trace: %s %s %d\n", argv[i], WIFEXITED(status) ? "exited with status" : "was killed by signal",
+               WIFEXITED(status) ? code : WTERMSIG(status));
+  if (files.empty()) {
+    std::fprintf(stderr,
+                 "phaseloop trace: no trace was written: %s opened no loop on the drop-in libuv.so.1 (%s), or\n"
+                 "  it does not load libuv.so.1 (linked statically, or a runtime path of its own wins)\n",
+                 argv[i], dropin.c_str());
+    return code;
+  }
+  for (const std::string& f : files) {
+    struct stat st;
+    const long long size = ::stat(f.c_str(), &st) == 0 ? static_cast<long long>(st.st_size) : 0;
+    std::fprintf(stderr, "phaseloop trace: timeline %s (%lld bytes; open it in ui.perfetto.dev or chrome://tracing)\n",
+                 f.c_str(), size);
+    if (html) {
+      const std::string page = html_name(f);
+      if (write_trace_html(f, page) == 0) std::fprintf(stderr, "phaseloop trace: page %s\n", page.c_str());
+    }
+  }
+  if (!table.empty()) std::fprintf(stderr, "\n%s", table.c_str());
+  return code;
+}
+
+}  // namespace phaseloop::runner

@@ -1,0 +1,53 @@
+#!/bin/sh
+# `phaseloop trace view`: the HTML page of a real trace, opened in real
+# headless Chromium (tools/install-browser-oracle's), loads without a
+# console error, draws the number of slices and flows test/observe/
+# trace_check counts in the trace, and answers the mouse (test/observe/html_view_browser.cjs).
+# PHASELOOP_SCREENSHOT=FILE.png keeps a screenshot (docs/images/ has one).
+#
+# Environment (from make check): CC, DIFF_PL_CFLAGS, DIFF_PL_LIBS,
+# PHASELOOP_BIN, abs_top_builddir, PHASELOOP_BROWSER_ORACLE_DIR.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+check=${abs_top_builddir:?}/test/observe/trace_check
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/html-view.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+cat > "$tmp/prog.c" <<'C'
+#include <uv.h>
+static int fired;
+static uv_fs_t stat_req;
+static uv_work_t work[3];
+static void on_timer(uv_timer_t* t) { if (++fired == 5) uv_close((uv_handle_t*)t, NULL); }
+static void on_stat(uv_fs_t* r) { uv_fs_req_cleanup(r); }
+static void do_work(uv_work_t* w) { (void)w; uv_sleep(2); }
+static void after_work(uv_work_t* w, int status) { (void)w; (void)status; }
+static void on_idle(uv_idle_t* h) { uv_close((uv_handle_t*)h, NULL); }
+int main(int argc, char** argv) {
+  uv_loop_t* loop = uv_default_loop();
+  uv_timer_t t;
+  uv_idle_t i;
+  int k;
+  (void)argc;
+  uv_timer_init(loop, &t);
+  uv_timer_start(&t, on_timer, 1, 2);
+  uv_idle_init(loop, &i);
+  uv_idle_start(&i, on_idle);
+  uv_fs_stat(loop, &stat_req, argv[0], on_stat);
+  for (k = 0; k < 3; k++) uv_queue_work(loop, &work[k], do_work, after_work);
+  uv_run(loop, UV_RUN_DEFAULT);
+  return uv_loop_close(loop);
+}
+C
+# shellcheck disable=SC2086
+${CC:-cc} $DIFF_PL_CFLAGS -o "$tmp/prog" "$tmp/prog.c" $DIFF_PL_LIBS || { echo "FAIL: build"; exit 1; }
+PHASELOOP_TRACE="$tmp/t.json" "$tmp/prog" || { echo "FAIL: the program failed"; exit 1; }
+"$check" "$tmp/t.json" --phases timers,poll --kinds timer,fs > "$tmp/log" || { echo "FAIL: the trace:"; cat "$tmp/log"; exit 1; }
+slices=$(sed -n 's/.* \([0-9][0-9]*\) slices closed and nested.*/\1/p' "$tmp/log")
+flows=$(sed -n 's/.* \([0-9][0-9]*\) flows$/\1/p' "$tmp/log")
+[ -n "$slices" ] && [ -n "$flows" ] || { echo "FAIL: trace_check printed no slice or flow count: $(cat "$tmp/log")"; exit 1; }
+"${PHASELOOP_BIN:?}" trace view "$tmp/t.json" -o "$tmp/t.html" || { echo "FAIL: phaseloop trace view"; exit 1; }
+# Self-contained: no outside script, style or image.
+if grep -Eiq '<(script|link|img)[^>]+(src|href)=' "$tmp/t.html"; then
+  echo "FAIL: the page loads something from outside"; exit 1
+fi
+node "$here/html_view_browser.cjs" "$tmp/t.html" "$slices" "$flows" ${PHASELOOP_SCREENSHOT:+"$PHASELOOP_SCREENSHOT"}

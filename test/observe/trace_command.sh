@@ -1,0 +1,87 @@
+#!/bin/sh
+# `phaseloop trace -- COMMAND`: a program built against Debian's libuv,
+# unmodified, runs on the drop-in with tracing on. Checked: its exit status
+# comes back; the timeline passes test/observe/trace_check with the phases
+# and callbacks it made; a second libuv process started by the command
+# (through a shell) writes FILE.<pid>; the summary names the files and
+# prints each loop's statistics; --html writes the pages; --profile reaches
+# the program (uv_version_string()); bad usage and a program that loads no
+# libuv.so.1 get clear messages.
+#
+# Environment (from make check): CC, DIFF_REF_CFLAGS, DIFF_REF_LIBS,
+# PHASELOOP_BIN, abs_top_builddir.
+set -u
+phaseloop=${PHASELOOP_BIN:?}
+check=${abs_top_builddir:?}/test/observe/trace_check
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/trace-cmd.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+status=0
+fail() { echo "FAIL $*"; status=1; }
+
+cat > "$tmp/prog.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <uv.h>
+static int fired;
+static uv_work_t work;
+static void on_close(uv_handle_t* h) { (void)h; }
+static void on_timer(uv_timer_t* t) { if (++fired == 3) uv_close((uv_handle_t*)t, on_close); }
+static void do_work(uv_work_t* w) { (void)w; }
+static void after_work(uv_work_t* w, int status) { (void)w; (void)status; }
+int main(int argc, char** argv) {
+  uv_loop_t* loop = uv_default_loop();
+  uv_timer_t t;
+  printf("version %s\n", uv_version_string());
+  uv_timer_init(loop, &t);
+  uv_timer_start(&t, on_timer, 1, 1);
+  uv_queue_work(loop, &work, do_work, after_work);
+  uv_run(loop, UV_RUN_DEFAULT);
+  return argc > 1 ? atoi(argv[1]) : 0;
+}
+C
+# shellcheck disable=SC2086
+${CC:-cc} $DIFF_REF_CFLAGS -o "$tmp/prog" "$tmp/prog.c" $DIFF_REF_LIBS || { echo "FAIL: build"; exit 1; }
+
+# The exit status comes back; the file passes the checks.
+(cd "$tmp" && "$phaseloop" trace -o run1.json -- ./prog 3 > out1 2> err1)
+rc=$?
+[ $rc = 3 ] || fail "exit status: $rc, wanted the program's 3"
+if "$check" "$tmp/run1.json" --phases timers,poll,closing --kinds timer,"work done",close > "$tmp/log"; then
+  echo "ok: trace -- ./prog: $(cat "$tmp/log")"
+else
+  fail "the timeline:"; cat "$tmp/log"
+fi
+grep -q "timeline $tmp/run1.json" "$tmp/err1" || fail "the summary does not name the file"
+grep -q "phaseloop stats: pid" "$tmp/err1" || fail "the summary has no statistics table"
+grep -q "exited with status 3" "$tmp/err1" || fail "the summary does not give the exit status"
+grep -q "version 1\.44\.2-phaseloop" "$tmp/out1" || fail "the program did not run on the drop-in: $(cat "$tmp/out1")"
+
+# A child that opens loops too writes FILE.<pid>; --html writes the pages;
+# --profile reaches the program.
+(cd "$tmp" && "$phaseloop" trace -o two.json --html --profile 1.50.0 -- sh -c './prog && ./prog' > out2 2> err2)
+rc=$?
+[ $rc = 0 ] || fail "two programs: exit status $rc"
+n=$(grep -c "version 1\.50\.0-phaseloop" "$tmp/out2")
+[ "$n" = 2 ] || fail "--profile 1.50.0: the programs said $(cat "$tmp/out2")"
+children=$(ls "$tmp"/two.json.[0-9]* 2> /dev/null | grep -v '\.html$' | wc -l)
+[ -f "$tmp/two.json" ] && [ "$children" = 1 ] || fail "two programs: files $(ls "$tmp")"
+for f in "$tmp/two.json" "$tmp"/two.json.[0-9]*; do
+  case $f in *.html) continue ;; esac
+  "$check" "$f" --phases timers,poll > "$tmp/log" || { fail "$f:"; cat "$tmp/log"; }
+  [ -s "${f%.json}.html" ] || [ -s "$f.html" ] || fail "--html wrote no page for $f"
+done
+[ "$(grep -c "^phaseloop stats: pid" "$tmp/err2")" -ge 2 ] || fail "two programs: not two statistics tables"
+[ "$status" = 0 ] && echo "ok: trace --html --profile -- sh -c './prog && ./prog': 2 files, 2 pages"
+
+# Usage errors and a program without libuv.
+"$phaseloop" trace > /dev/null 2>&1; [ $? = 2 ] || fail "no command: wanted status 2"
+"$phaseloop" trace --profile banana -- true 2> "$tmp/err3"; rc=$?
+[ $rc = 2 ] && grep -q "no libuv version" "$tmp/err3" || fail "--profile banana: status $rc, $(cat "$tmp/err3")"
+(cd "$tmp" && "$phaseloop" trace -o none.json -- true 2> err4); rc=$?
+[ $rc = 0 ] && grep -q "no trace was written" "$tmp/err4" || fail "a program without libuv: status $rc, $(cat "$tmp/err4")"
+(cd "$tmp" && "$phaseloop" trace -- ./no-such-program 2> err5); rc=$?
+[ $rc = 127 ] && grep -q "cannot run ./no-such-program" "$tmp/err5" || fail "a missing program: status $rc, $(cat "$tmp/err5")"
+"$phaseloop" trace view "$tmp/prog.c" -o "$tmp/x.html" 2> "$tmp/err6"; rc=$?
+[ $rc = 1 ] && grep -q "is not a trace" "$tmp/err6" || fail "trace view of a C file: status $rc, $(cat "$tmp/err6")"
+[ "$status" = 0 ] && echo "ok: usage errors, no libuv, a missing program, not a trace"
+exit $status
