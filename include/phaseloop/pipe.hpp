@@ -60,7 +60,7 @@ class pipe : public stream {
   int listen_(int backlog, connection_cb cb) noexcept;
   int bind_address_(const void* address, unsigned length, char* path) noexcept;
   void connect_address_(connect_req& r, const void* address, unsigned length, connect_cb cb) noexcept;
-  void connect_failed_(connect_req& r, int err, connect_cb cb) noexcept;
+  void connect_begin_(connect_req& r, int err, connect_cb cb) noexcept;
   void close_() noexcept;
   int name_(bool peer, char* buffer, std::size_t* size) const noexcept;
 

@@ -62,6 +62,7 @@ class trace_recorder : public hook {
 
  private:
   bool keep_(bool begins) noexcept;
+  bool room_() noexcept;
   void push_(const event& e) noexcept;
   std::size_t limit_;
   std::vector<event> events_;

@@ -66,10 +66,12 @@ enum class profile : int {
   /// libuv 1.44 (Debian 12): every iteration starts with the timers; ONCE
   /// runs them a second time at the end of the iteration.
   libuv_1_44 = 0,
-  /// libuv 1.45 to 1.47, with the 1.46 refinements: timers run after the closing phase; DEFAULT runs one
-  /// timers pass before the first iteration when the loop is alive and not
-  /// stopped; expired timers are collected first and then run, so one
-  /// re-armed with timeout 0 inside its callback waits for the next pass.
+  /// libuv 1.45 to 1.47, with the 1.46 refinements: timers run after the
+  /// closing phase; DEFAULT runs one timers pass before the first iteration
+  /// when the loop is alive and not stopped. Also 1.48's timer rule (real
+  /// 1.45 to 1.47 lack it): expired timers are collected first and then
+  /// run, so one re-armed with timeout 0 inside its callback waits for the
+  /// next pass.
   /// A stream's write attempt goes on to the next queued requests (up to
   /// 32 more); the shutting bit (0x100) is no longer kept in the handle's
   /// flags; the constrained memory is read from the process's own cgroup
@@ -118,6 +120,12 @@ struct libuv_version {
 /// The profile of a libuv version: the newest profile not newer than it
 /// (1.47 -> libuv_1_45). Versions before 1.44 get libuv_1_44.
 profile profile_of(libuv_version v) noexcept;
+
+/// Reads a libuv version as $PHASELOOP_PROFILE and `phaseloop trace
+/// --profile` take it: "libuv-1.50.0", "1.50", "libuv-1.44" (a version
+/// without a patch level is X.Y.0, but 1.44 is 1.44.2). False for
+/// anything else.
+bool parse_libuv_version(const char* text, libuv_version& out) noexcept;
 
 /// The libuv version this build behaves as when $PHASELOOP_PROFILE is not
 /// set: configure's --with-profile, by default the version of the system's

@@ -46,11 +46,9 @@ libuv_version configured_version() noexcept {
   return {1, PHASELOOP_BUILD_UV_MINOR, PHASELOOP_BUILD_UV_PATCH};
 }
 
-namespace {
-
 // "libuv-1.50.0", "1.50", "libuv-1.45+" (the old name of the newer order):
 // true with the version, false for anything else.
-bool parse_version(const char* text, libuv_version& out) noexcept {
+bool parse_libuv_version(const char* text, libuv_version& out) noexcept {
   if (std::strncmp(text, "libuv-", 6) == 0) text += 6;
   libuv_version v{0, 0, -1};
   int used = 0;
@@ -67,12 +65,14 @@ bool parse_version(const char* text, libuv_version& out) noexcept {
   return true;
 }
 
+namespace {
+
 // $PHASELOOP_PROFILE's version: true when it is set and names one (a
 // value that names none is reported, once).
 bool version_from_env(libuv_version& v) noexcept {
   const char* text = std::getenv("PHASELOOP_PROFILE");
   if (text == nullptr || *text == '\0') return false;
-  if (parse_version(text, v)) return true;
+  if (parse_libuv_version(text, v)) return true;
   static bool told = false;
   if (!told)
     std::fprintf(stderr, "phaseloop: PHASELOOP_PROFILE=%s is no libuv version (libuv-1.44, libuv-1.50.0, ...); ignored\n",

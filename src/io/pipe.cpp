@@ -85,6 +85,12 @@ int name_address(const char* name, std::size_t len, unsigned flags, sockaddr_un*
   return 0;
 }
 
+// connect2's name as an address: as bind2's, but an empty one is refused
+// (only bind2 lets Linux pick a name).
+int connect_address(const char* name, std::size_t len, unsigned flags, sockaddr_un* a, socklen_t* length) noexcept {
+  return len == 0 ? errc::invalid : name_address(name, len, flags, a, length);
+}
+
 }  // namespace
 
 int pipe::bind2(const char* name, std::size_t len, unsigned flags) noexcept {
@@ -103,9 +109,7 @@ int pipe::bind2(const char* name, std::size_t len, unsigned flags) noexcept {
 int pipe::connect2(connect_req& r, const char* name, std::size_t len, unsigned flags, connect_cb cb) noexcept {
   sockaddr_un a;
   socklen_t length;
-  // (Only bind2 lets Linux pick a name: connect2 needs one.)
-  if (len == 0) return errc::invalid;
-  if (int rc = name_address(name, len, flags, &a, &length); rc != 0) return rc;
+  if (int rc = connect_address(name, len, flags, &a, &length); rc != 0) return rc;
   connect_address_(r, &a, length, cb);
   return 0;
 }
@@ -122,21 +126,17 @@ void pipe::connect(connect_req& r, const char* path, connect_cb cb) noexcept {
     // one) fails in the callback, without a socket.
     sockaddr_un a;
     socklen_t length;
-    int err = std::strlen(path) == 0 ? errc::invalid : name_address(path, std::strlen(path), 0, &a, &length);
-    if (err != 0) {
-      connect_failed_(r, err, cb);
-      return;
-    }
-    connect_address_(r, &a, length, cb);
+    if (int err = connect_address(path, std::strlen(path), 0, &a, &length); err != 0) connect_begin_(r, err, cb);
+    else connect_address_(r, &a, length, cb);
     return;
   }
   const sockaddr_un a = unix_address(path);
   connect_address_(r, &a, sizeof a, cb);
 }
 
-// The request completes with `err` from the pending phase, as a connection
-// that failed at once does.
-void pipe::connect_failed_(connect_req& r, int err, connect_cb cb) noexcept {
+// Makes `r` the handle's connection request; one that failed already
+// (`err`) completes with it from the pending phase.
+void pipe::connect_begin_(connect_req& r, int err, connect_cb cb) noexcept {
   delayed_error_ = err;
   connect_req_ = &r;
   r.type_ = req_type::connect;
@@ -144,7 +144,7 @@ void pipe::connect_failed_(connect_req& r, int err, connect_cb cb) noexcept {
   r.cb_ = cb;
   detail::loop_seam::req_register(*loop_);
   detail::loop_seam::started(*loop_, r, this);
-  feed_();
+  if (err != 0) feed_();
 }
 
 void pipe::connect_address_(connect_req& r, const void* address, unsigned length, connect_cb cb) noexcept {
@@ -165,17 +165,7 @@ void pipe::connect_address_(connect_req& r, const void* address, unsigned length
     if (new_sock) err = open_(watcher_.fd, readable_flag | writable_flag);
     if (err == 0) watch_(detail::io_writable);
   }
-  if (err != 0) {
-    connect_failed_(r, err, cb);
-    return;
-  }
-  delayed_error_ = 0;
-  connect_req_ = &r;
-  r.type_ = req_type::connect;
-  r.handle_ = this;
-  r.cb_ = cb;
-  detail::loop_seam::req_register(*loop_);
-  detail::loop_seam::started(*loop_, r, this);
+  connect_begin_(r, err, cb);
 }
 
 int pipe::open(int fd) noexcept {

@@ -215,9 +215,8 @@ int udp::send(udp_send& r, const fs_buf bufs[], unsigned nbufs, const sockaddr* 
   if (len < 0) return len;
   // No buffer at all sends an empty datagram; libuv 1.53 refuses it (and
   // more than 2^20 buffers), as 1.44 asserted.
-  if (loop_->order() >= profile::libuv_1_53 ? nbufs == 0 || nbufs > max_send_bufs : nbufs != 0 && bufs == nullptr)
-    return errc::invalid;
-  if (is_closing()) return errc::invalid;
+  if ((nbufs != 0 && bufs == nullptr) || is_closing()) return errc::invalid;
+  if (loop_->order() >= profile::libuv_1_53 && (nbufs == 0 || nbufs > max_send_bufs)) return errc::invalid;
   if (addr != nullptr)
     if (int e = ensure_bound_(addr->sa_family, 0); e != 0) return e;
 

@@ -88,25 +88,6 @@ int trace_usage() {
   return 2;
 }
 
-// A libuv version as PHASELOOP_PROFILE takes it: [libuv-]1.N[.N].
-bool is_version(std::string_view v) {
-  if (v.substr(0, 6) == "libuv-") v.remove_prefix(6);
-  int dots = 0;
-  bool digit = false;
-  for (char c : v) {
-    if (c == '.') {
-      if (!digit) return false;
-      dots++;
-      digit = false;
-    } else if (c >= '0' && c <= '9') {
-      digit = true;
-    } else {
-      return false;
-    }
-  }
-  return digit && (dots == 1 || dots == 2);
-}
-
 }  // namespace
 
 int write_trace_html(const std::string& json_path, const std::string& html_path) {
@@ -222,7 +203,7 @@ int trace_command(int argc, char** argv) {
     }
   }
   if (i >= argc) return trace_usage();
-  if (!profile.empty() && !is_version(profile)) {
+  if (phaseloop::libuv_version v{}; !profile.empty() && !phaseloop::parse_libuv_version(profile.c_str(), v)) {
     std::fprintf(stderr, "phaseloop: --profile %s is no libuv version (1.44, 1.50.0, libuv-1.53.0, ...)\n",
                  profile.c_str());
     return 2;

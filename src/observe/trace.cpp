@@ -113,11 +113,14 @@ void trace_recorder::callback_enter(loop&, const callback_event& e) {
 }
 
 // Single events (no slice): kept while under the limit, else counted.
+bool trace_recorder::room_() noexcept {
+  if (events_.size() < limit_) return true;
+  dropped_++;
+  return false;
+}
+
 void trace_recorder::request_started(loop&, const request_event& e) {
-  if (events_.size() >= limit_) {
-    dropped_++;
-    return;
-  }
+  if (!room_()) return;
   event ev;
   ev.ns = loop::hrtime();
   ev.iteration = e.iteration;
@@ -128,10 +131,7 @@ void trace_recorder::request_started(loop&, const request_event& e) {
 }
 
 void trace_recorder::stopped(loop& l) {
-  if (events_.size() >= limit_) {
-    dropped_++;
-    return;
-  }
+  if (!room_()) return;
   event ev;
   ev.ns = loop::hrtime();
   ev.iteration = l.iteration();
