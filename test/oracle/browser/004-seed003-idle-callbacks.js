@@ -1,7 +1,7 @@
 // oracle: browser
 // Seed 003's requestIdleCallback demo with span = 200, made deterministic:
 // `window.` prefixes dropped, the comment-only MutationObserver wording kept,
-// the final cancel timer moved from 2000 to 300 ms, and a 25 ms busy loop
+// the final cancel timer moved from 2000 to 300 ms, and a 100 ms busy loop
 // added at the end of the script so a rendering opportunity is due when the
 // script task ends: "update the rendering" then runs the animation frame
 // callback before the 0 ms timer (HTML 8.1.7.3: rendering happens after the
@@ -51,4 +51,4 @@ setTimeout(() => {
     console.log('calcel requestIdleCallback')
     console.log('END')
 }, 300)
-const busyStart = performance.now(); while (performance.now() - busyStart < 25) {}
+const busyStart = performance.now(); while (performance.now() - busyStart < 100) {}

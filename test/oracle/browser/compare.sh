@@ -11,7 +11,9 @@
 #   $PHASELOOP_BIN run --mode=browser SCENARIO.js
 # runs it in a fresh scratch directory, each under a timeout. Their stdout
 # must be byte-identical and both must exit 0. stderr is not compared; it is
-# shown when a check fails.
+# shown when a check fails. When Chromium's first output differs it is run
+# twice more and phaseloop must match both (a loaded machine can make
+# Chromium lose a rendering-opportunity race once; see below).
 #
 # Chromium alone:
 #   ORACLE_ONLY=1  run Chromium only, print its output, exit 0.
@@ -68,13 +70,33 @@ oracle_run "$work/phaseloop" "$work/pl.out" "$work/pl.err" \
   "$phaseloop" run --mode=browser "$scenario"
 pl_rc=$?
 
+# A loaded machine can starve Chromium's compositor so that a rendering
+# opportunity comes a task later than on an idle one (check-stable.sh -j 4 -l
+# shows it for the frame-versus-0 ms-timer scenarios, about 1 run in 60).
+# So when Chromium's first answer differs, it is asked twice more, and its
+# answer is the one it gave at least twice of three; phaseloop must give
+# that answer. A phaseloop that is wrong still fails: Chromium would have
+# to lose the same race twice in a row to agree with it.
 ok=1
 if ! cmp -s "$work/chromium.out" "$work/pl.out"; then
-  ok=0
-  echo "FAIL $name: stdout differs from real Chromium"
-  diff -u --label "chromium/$name.js stdout" \
-    --label "phaseloop --mode=browser $name.js stdout" \
-    "$work/chromium.out" "$work/pl.out"
+  agree=0
+  for again in 2 3; do
+    oracle_chromium_run "$work/chromium" "$work/chromium.$again.out" \
+      "$work/chromium.$again.err" "$scenario" &&
+      cmp -s "$work/chromium.$again.out" "$work/pl.out" && agree=$((agree + 1))
+  done
+  if [ "$agree" -eq 2 ]; then
+    echo "note $name: Chromium's first run differed, its next two matched phaseloop (a race a loaded machine loses):"
+    diff -u --label "chromium/$name.js stdout, run 1" \
+      --label "chromium/$name.js stdout, runs 2 and 3" \
+      "$work/chromium.out" "$work/pl.out"
+  else
+    ok=0
+    echo "FAIL $name: stdout differs from real Chromium ($agree of 2 further Chromium runs matched phaseloop)"
+    diff -u --label "chromium/$name.js stdout" \
+      --label "phaseloop --mode=browser $name.js stdout" \
+      "$work/chromium.out" "$work/pl.out"
+  fi
 fi
 if [ "$pl_rc" -ne 0 ]; then
   ok=0
