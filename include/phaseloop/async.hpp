@@ -34,6 +34,11 @@ class async : public handle {
   // Takes the pending state, spinning while a sender is mid-send. Returns
   // true when the handle was pending.
   bool take_pending_() noexcept;
+  // While the loop has hooks, a send that makes the handle pending stamps
+  // its time and thread in the handle's spare words (spare_[0], [1]); the
+  // loop takes them (0: no stamp) before the callback, for send hooks.
+  void stamp_send_() noexcept;
+  std::uint64_t take_send_stamp_(long& thread) noexcept;
 
   async_cb cb_;
   // 0: idle; 1: a sender is waking the loop; 2: pending.

@@ -91,7 +91,9 @@ class handle {
   /// loop's idle handles, running children, a signal's watchers, a timers
   /// pass's expired timers...); each type names its list.
   detail::link<handle> link_;
-  void* unused_[2] = {};         // 64: the rest of libuv's `u` (free)
+  // 64: the rest of libuv's `u`; an async handle keeps its send stamp
+  // here (async.hpp), other types leave it free.
+  std::uint64_t spare_[2] = {};
   handle* next_closing_;         // offset 80, libuv's `next_closing`: the loop's LIFO of closing handles
   std::uint32_t flags_;          // offset 88, libuv's `flags`
 

@@ -61,6 +61,29 @@ struct request_event {
   std::uint64_t now;           ///< loop time (ms)
 };
 
+/// What a job hook is told: a threadpool worker ran a request's work.
+/// Reported on the loop's thread when the loop takes the completion (in
+/// the poll phase, before the completion callback), for requests submitted
+/// while the loop had a hook; canceled requests never ran and are not
+/// reported.
+struct job_event {
+  const phaseloop::req* request;  ///< the request whose work ran
+  unsigned worker;                ///< the worker thread (0-based, in the order the pool made them)
+  std::uint64_t began_ns;         ///< loop::hrtime() when the worker began it
+  std::uint64_t run_ns;           ///< how long it ran (ns; microsecond steps beyond 2.1 s)
+  std::uint64_t iteration;        ///< 1-based iteration count at the report
+};
+
+/// What a send hook is told: an async handle is about to be called back
+/// for a send made while the loop had a hook (the first of the sends the
+/// callback answers: later ones coalesce into it).
+struct send_event {
+  phaseloop::handle* handle;      ///< the async handle
+  std::uint64_t sent_ns;          ///< loop::hrtime() at the send
+  long thread;                    ///< the sending thread's kernel id (gettid)
+  std::uint64_t iteration;        ///< 1-based iteration count
+};
+
 /// Derive and override what you need; the defaults do nothing.
 class hook {
  public:
@@ -80,6 +103,11 @@ class hook {
   virtual void request_started(loop&, const request_event&) {}
   /// loop::stop() was called (on the loop's thread).
   virtual void stopped(loop&) {}
+  /// A threadpool job ran (see job_event), on the loop's thread.
+  virtual void job_ran(loop&, const job_event&) {}
+  /// An async handle's callback is about to run for a send (see
+  /// send_event), on the loop's thread; callback_enter follows.
+  virtual void async_sent(loop&, const send_event&) {}
 
  private:
   friend class loop;

@@ -215,6 +215,8 @@ class loop {
   void phase_hook_(bool enter, phase p, bool before_loop, int timeout);
   void stop_hook_();
   void request_hook_(req& r, handle* h);
+  void job_hook_(const req& r, unsigned worker, std::uint64_t began_ns, std::uint64_t run_ns);
+  void send_hook_(async& a);
 
   // A callback made from the poll phase (async, signal, threadpool): hooks
   // are tested per callback there. Defined in src/core/loop_impl.hpp.
@@ -245,6 +247,9 @@ class loop {
   signal& child_watcher_() noexcept { return *reinterpret_cast<signal*>(child_watcher_mem_); }
 
   bool stop_flag_ = false;
+  // Whether hooks are attached, for other threads (async senders stamp
+  // their sends for hooks only).
+  std::atomic<bool> watched_{false};
   bool open_ = false;
   bool idle_metric_ = false;
   int poll_wait_ = 0;  // the timeout of poll's current wait (0: a look)

@@ -24,14 +24,15 @@ class trace_recorder : public hook {
   /// One recorded event. `what` says which; the other fields are those
   /// that kind of event uses.
   struct event {
-    enum kind : std::uint8_t { phase_begin, phase_end, callback_begin, callback_end, counters, submit, instant };
+    enum kind : std::uint8_t { phase_begin, phase_end, callback_begin, callback_end, counters, submit, instant, job, send };
     /// instant: which (in `value`).
     enum mark : std::int32_t { stop = 0, closed = 1 };
-    std::uint64_t ns = 0;           ///< loop::hrtime() when it happened
+    std::uint64_t ns = 0;           ///< loop::hrtime() when it happened (job: began; send: sent)
+    std::uint64_t extra = 0;        ///< job: its run time (ns); send: the sending thread's id
     std::uint64_t iteration = 0;
     const void* object = nullptr;   ///< the handle or request called back (identity)
     std::int32_t value = 0;         ///< phase_begin of poll: the timeout; callback_begin: the fd or -1; instant: its mark
-    std::uint32_t handles = 0;      ///< counters: active handles
+    std::uint32_t handles = 0;      ///< counters: active handles; job: the worker
     std::uint32_t requests = 0;     ///< counters: requests in flight
     std::uint32_t pending = 0;      ///< counters: callbacks waiting for the pending phase
     std::uint32_t pool_queue = 0;   ///< counters: requests waiting for a threadpool worker
@@ -56,6 +57,8 @@ class trace_recorder : public hook {
   void callback_exit(loop& l, const callback_event& e) override;
   void request_started(loop& l, const request_event& e) override;
   void stopped(loop& l) override;
+  void job_ran(loop& l, const job_event& e) override;
+  void async_sent(loop& l, const send_event& e) override;
   /// Records that the loop is closing (an instant), before the hook is
   /// removed (PHASELOOP_TRACE calls it).
   void closing(loop& l) noexcept;
@@ -76,12 +79,15 @@ struct trace_track {
   const trace_recorder* recorder;
   std::string name;     ///< e.g. "loop 1 (thread 4321)"
   std::uint32_t id;     ///< its track (the "tid" of the format), unique per file
+  long thread = 0;      ///< the loop's thread (gettid), 0 when unknown
 };
 
 /// Writes the tracks of this process as one Chrome Trace Event JSON file:
 /// a slice per phase (iteration, poll timeout and time waited), nested
 /// slices per callback (kind, handle type and address, fd, request type),
-/// a flow from each request's start to its completion callback, counters
+/// a flow from each request's start to its completion callback (through
+/// the job's slice on its threadpool worker's track), a flow from each
+/// async send (on the sending thread's track) to its callback, counters
 /// of active handles and requests, pending callbacks and threadpool queue
 /// depth at each poll, instants for stop, close and each track's dropped
 /// events. `origin_ns` is the hrtime() that becomes timestamp 0.

@@ -4,6 +4,10 @@
 // sender that is between the two steps instead of missing its wake-up.
 
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
 
 #include "phaseloop/loop.hpp"
 
@@ -27,6 +31,7 @@ int async::send() noexcept {
   if (pending_.load(std::memory_order_relaxed) != 0) return 0;  // cheap check first
   int expected = 0;
   if (!pending_.compare_exchange_strong(expected, 1, std::memory_order_acquire)) return 0;
+  if (loop_->watched_.load(std::memory_order_relaxed)) [[unlikely]] stamp_send_();
   loop_->wake_();
   pending_.store(2, std::memory_order_release);
   return 0;
@@ -50,6 +55,21 @@ bool async::take_pending_() noexcept {
     else
       sched_yield();
   }
+}
+
+// Published by the release store of the pending state that follows, read
+// after the loop's acquiring take (clock_gettime and gettid are
+// async-signal-safe, as send must be).
+void async::stamp_send_() noexcept {
+  std::atomic_ref<std::uint64_t>(spare_[1]).store(static_cast<std::uint64_t>(::syscall(SYS_gettid)),
+                                                   std::memory_order_relaxed);
+  std::atomic_ref<std::uint64_t>(spare_[0]).store(loop::hrtime(), std::memory_order_relaxed);
+}
+
+std::uint64_t async::take_send_stamp_(long& thread) noexcept {
+  const std::uint64_t sent = std::atomic_ref<std::uint64_t>(spare_[0]).exchange(0, std::memory_order_relaxed);
+  thread = static_cast<long>(std::atomic_ref<std::uint64_t>(spare_[1]).load(std::memory_order_relaxed));
+  return sent;
 }
 
 void async::close_() noexcept {

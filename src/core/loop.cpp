@@ -276,6 +276,7 @@ void loop::print_handles(std::FILE* out, bool active_only) {
 bool loop::add_hook(hook& h) noexcept {
   if (hook::list::linked(h)) return false;
   hooks_.push_back(h);
+  watched_.store(true, std::memory_order_relaxed);
   return true;
 }
 
@@ -284,6 +285,7 @@ bool loop::remove_hook(hook& h) noexcept {
   // A hook call in progress holds the next hook to call: move past this one.
   if (hook_next_ == &h) hook_next_ = hooks_.next(h);
   hooks_.erase(h);
+  watched_.store(!hooks_.empty(), std::memory_order_relaxed);
   return true;
 }
 
@@ -314,10 +316,12 @@ void loop::async_io_(loop& l, detail::io_watcher& w, unsigned) {
   while (async* a = pass.pop_front()) {
     l.asyncs_.push_back(*a);
     if (!a->take_pending_() || a->cb_ == nullptr) continue;
-    if (a->flags_ & handle::internal_flag)
+    if (a->flags_ & handle::internal_flag) {
       a->cb_(a);
-    else
+    } else {
+      if (l.hooked()) [[unlikely]] l.send_hook_(*a);
       l.poll_callback_(callback_kind::async, a, nullptr, [a] { a->cb_(a); });
+    }
   }
 }
 

@@ -147,6 +147,25 @@ void loop::request_hook_(req& r, handle* h) {
   }
 }
 
+void loop::job_hook_(const req& r, unsigned worker, std::uint64_t began_ns, std::uint64_t run_ns) {
+  const job_event e{&r, worker, began_ns, run_ns, iteration_};
+  for (hook* k = hooks_.front(); k; k = hook_next_) {
+    hook_next_ = hooks_.next(*k);
+    k->job_ran(*this, e);
+  }
+}
+
+void loop::send_hook_(async& a) {
+  long thread = 0;
+  const std::uint64_t sent = a.take_send_stamp_(thread);
+  if (sent == 0) return;  // sent before a hook was attached
+  const send_event e{&a, sent, thread, iteration_};
+  for (hook* k = hooks_.front(); k; k = hook_next_) {
+    hook_next_ = hooks_.next(*k);
+    k->async_sent(*this, e);
+  }
+}
+
 std::size_t loop::pending_callbacks() const noexcept {
   std::size_t n = 0;
   for (const detail::io_watcher* w = pending_.front(); w != nullptr; w = pending_.next(*w)) n++;

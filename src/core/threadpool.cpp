@@ -33,7 +33,7 @@ namespace phaseloop::detail {
 
 class threadpool {
  public:
-  enum state : int { queued = 1, running = 2, done = 3, canceled = 4 };
+  enum state : std::uint8_t { queued = 1, running = 2, done = 3, canceled = 4 };
 
   // `first`: the loop whose request starts the pool; its profile decides
   // whether the workers carry libuv 1.50's thread name.
@@ -57,6 +57,7 @@ class threadpool {
   // function is about to run (loop::work_done_).
   static int submit(loop& l, pool_task& t, const pool_ops& ops) noexcept {
     t.ops = &ops;
+    t.timed = l.hooked();
     l.active_reqs_++;
     try {
       get(&l).post(t);
@@ -180,11 +181,11 @@ class threadpool {
     unsigned made = 0;
     for (unsigned i = 0; i < n; i++) {
       try {
-        threads_.emplace_back([this, &started, named] {
+        threads_.emplace_back([this, &started, named, i] {
           // libuv >= 1.50 names its workers (what top and debuggers show).
           if (named) pthread_setname_np(pthread_self(), "libuv-worker");
           started.release();
-          run();
+          run(static_cast<std::uint16_t>(i));
         });
         made++;
       } catch (...) {
@@ -195,7 +196,7 @@ class threadpool {
     for (unsigned i = 0; i < made; i++) started.acquire();
   }
 
-  void run() {
+  void run(std::uint16_t worker) {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       while (queue_.empty() || only_blocked_slow_work()) {
@@ -208,7 +209,14 @@ class threadpool {
       t->state = running;
       const bool slow = t->ops->slow_io;
       lock.unlock();
-      t->ops->run(*t);
+      if (t->timed) [[unlikely]] {
+        t->worker = worker;
+        t->began_ns = loop::hrtime();
+        t->ops->run(*t);
+        t->set_run_ns(loop::hrtime() - t->began_ns);
+      } else {
+        t->ops->run(*t);
+      }
       complete(t->ops->owner(*t), *t);  // `running` until the loop takes it
       lock.lock();
       if (slow) {
@@ -267,6 +275,8 @@ const detail::pool_ops work::pool_ops_ = {
       if (after_work_cb cb = w.after_cb_)
         w.loop_->poll_callback_(callback_kind::work_done, nullptr, &w, [cb, &w, status] { cb(&w, status); });
     },
+    false,
+    [](detail::pool_task& t) -> const req* { return &of_(t); },
 };
 
 int work::queue(phaseloop::loop& l, work_cb fn, after_work_cb after) noexcept {
@@ -297,6 +307,8 @@ void loop::work_done_(async* a) {
     l.active_reqs_--;
     const int status = t->state == detail::threadpool::canceled ? errc::canceled : 0;
     t->state = detail::threadpool::done;
+    if (t->timed && status == 0 && l.hooked() && t->ops->request != nullptr) [[unlikely]]
+      l.job_hook_(*t->ops->request(*t), t->worker, t->began_ns, t->run_ns());
     t->ops->done(*t, status);
     n++;
   }

@@ -805,6 +805,7 @@ const detail::pool_ops detail::resolver::ops = {
     [](detail::pool_task& t) -> loop& { return reinterpret_cast<dns_query&>(t).res->l; },
     &resolver::done,
     true,  // slow: a lookup may wait for a name server
+    [](detail::pool_task& t) -> const req* { return reinterpret_cast<dns_query&>(t).owner; },
 };
 
 // ---- public entry points -------------------------------------------------

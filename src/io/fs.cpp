@@ -49,6 +49,8 @@ const detail::pool_ops fs_req::pool_ops_ = {
       // The callback may free the request: nothing touches it afterwards.
       detail::loop_seam::complete(*r.loop_, callback_kind::fs, nullptr, &r, [&r] { r.cb_(&r); });
     },
+    false,
+    [](detail::pool_task& t) -> const req* { return &of_(t); },
 };
 
 // libuv's INIT: every operation starts from a clean request.

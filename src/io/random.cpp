@@ -30,6 +30,8 @@ const detail::pool_ops random_req::pool_ops_ = {
       detail::loop_seam::complete(*r.loop_, callback_kind::random, nullptr, &r,
                                   [&r, result] { r.cb_(&r, result, r.buf_, r.len_); });
     },
+    false,
+    [](detail::pool_task& t) -> const req* { return &of_(t); },
 };
 
 int random_req::start(phaseloop::loop* l, void* buf, std::size_t len, unsigned flags, random_cb cb) noexcept {

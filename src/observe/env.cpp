@@ -82,7 +82,7 @@ void write_trace() {
   for (const loop_entry* e : entries()) {
     if (e->trace == nullptr) continue;
     tracks.push_back({e->trace, "loop " + std::to_string(e->number) + " (thread " + std::to_string(e->thread) + ")",
-                      e->number});
+                      e->number, e->thread});
   }
   char name[64];
   std::snprintf(name, sizeof name, "pid %ld", static_cast<long>(::getpid()));

@@ -130,6 +130,30 @@ void trace_recorder::request_started(loop&, const request_event& e) {
   push_(ev);
 }
 
+void trace_recorder::job_ran(loop&, const job_event& e) {
+  if (!room_()) return;
+  event ev;
+  ev.ns = e.began_ns;
+  ev.extra = e.run_ns;
+  ev.iteration = e.iteration;
+  ev.what = event::job;
+  ev.object = e.request;
+  ev.req_type = static_cast<std::int8_t>(e.request->type());
+  ev.handles = e.worker;
+  push_(ev);
+}
+
+void trace_recorder::async_sent(loop&, const send_event& e) {
+  if (!room_()) return;
+  event ev;
+  ev.ns = e.sent_ns;
+  ev.extra = static_cast<std::uint64_t>(e.thread);
+  ev.iteration = e.iteration;
+  ev.what = event::send;
+  ev.object = e.handle;
+  push_(ev);
+}
+
 void trace_recorder::stopped(loop& l) {
   if (!room_()) return;
   event ev;

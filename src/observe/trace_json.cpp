@@ -1,10 +1,12 @@
 // write_chrome_trace: recorded events as the Chrome Trace Event format
 // (JSON object form: {"traceEvents": [...]}), with nlohmann-json.
 //
-// Each track is a "thread" of the process: "B"/"E" pairs for phases and
-// the callbacks nested in them, "s"/"f" flows from a request's start to
+// Each loop's track is a "thread" of the process: "B"/"E" pairs for phases
+// and the callbacks nested in them, "s"/"f" flows from a request's start to
 // the callback that completes it, "C" counters, "i" instants, and "M"
-// metadata naming the process and the tracks. Timestamps are in
+// metadata naming the process and the tracks. Threadpool workers get a
+// track each, with an "X" slice per job and the "t" step of its request's
+// flow; threads that sent to an async handle get one with the flow's "s". Timestamps are in
 // microseconds from `origin_ns`.
 
 #include "phaseloop/trace.hpp"
@@ -12,9 +14,10 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <unordered_map>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
+#include <unordered_map>
 
 #include "phaseloop/loop.hpp"
 
@@ -60,41 +63,108 @@ json callback_args(const trace_recorder::event& e) {
 }
 
 // Flows: a request's start and the callback that completes it (the first
-// callback reporting that request after its start), numbered from `next`.
-// Starts without such a callback (completed in the pending phase, still in
-// flight, or dropped) get none.
-std::vector<std::uint64_t> match_flows(const std::vector<trace_recorder::event>& ev, std::uint64_t& next) {
+// callback reporting that request after its start), through the report of
+// its threadpool job if it had one; an async send and the callback of its
+// handle. Numbered from `next`. Starts without such a callback (completed
+// in the pending phase, still in flight, or dropped) get none.
+// A start is stamped when the request hook runs, just after the request
+// went to the pool, so a worker may begin the job a little before that
+// stamp: the flow then starts when the job began (`start_ns`), the
+// latest time the request certainly existed.
+std::vector<std::uint64_t> match_flows(const std::vector<trace_recorder::event>& ev, std::uint64_t& next,
+                                       std::unordered_map<std::size_t, std::uint64_t>& start_ns) {
+  using event = trace_recorder::event;
   std::vector<std::uint64_t> flow(ev.size(), 0);
-  std::unordered_map<const void*, std::size_t> started;
+  struct start { std::size_t at; std::size_t job; };
+  std::unordered_map<const void*, start> started;
   for (std::size_t i = 0; i < ev.size(); i++) {
     const auto& e = ev[i];
-    if (e.what == trace_recorder::event::submit) {
-      started[e.object] = i;
-    } else if (e.what == trace_recorder::event::callback_begin && e.req_type >= 0) {
+    if (e.what == event::submit || e.what == event::send) {
+      started[e.object] = {i, SIZE_MAX};
+    } else if (e.what == event::job) {
+      if (const auto s = started.find(e.object); s != started.end()) s->second.job = i;
+    } else if (e.what == event::callback_begin && (e.req_type >= 0 || e.cb == callback_kind::async)) {
       const auto s = started.find(e.object);
       if (s == started.end()) continue;
-      flow[s->second] = flow[i] = ++next;
+      flow[s->second.at] = flow[i] = ++next;
+      if (s->second.job != SIZE_MAX) {
+        flow[s->second.job] = flow[i];
+        if (ev[s->second.job].ns < ev[s->second.at].ns) start_ns[s->second.at] = ev[s->second.job].ns;
+      }
       started.erase(s);
     }
   }
   return flow;
 }
 
-void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid, std::uint64_t& flows) {
+// Events that belong on other tracks than their loop's: jobs on threadpool
+// workers, sends on the threads that made them. Written after the loops'
+// tracks, each track in time order.
+struct elsewhere {
+  std::uint32_t track;
+  std::uint64_t ns;
+  json first;   // a flow step or flow start, or null
+  json second;  // the job slice, or null
+};
+
+constexpr std::uint32_t worker_track_base = 1u << 23;  // + worker index
+constexpr std::uint32_t thread_track_base = 1u << 24;  // + thread id
+
+void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid, std::uint64_t& flows,
+               std::vector<elsewhere>& other) {
+  using event = trace_recorder::event;
   out.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", t.id}, {"args", {{"name", t.name}}}});
   const auto& ev = t.recorder->events();
-  const std::vector<std::uint64_t> flow = match_flows(ev, flows);
-  auto ts = [&](const trace_recorder::event& e) {
-    return e.ns >= origin_ns ? static_cast<double>(e.ns - origin_ns) / 1e3 : 0.0;
+  std::unordered_map<std::size_t, std::uint64_t> start_ns;
+  const std::vector<std::uint64_t> flow = match_flows(ev, flows, start_ns);
+  auto ts_of = [&](std::uint64_t ns) { return ns >= origin_ns ? static_cast<double>(ns - origin_ns) / 1e3 : 0.0; };
+  auto ts = [&](const event& e) { return ts_of(e.ns); };
+  auto flow_event = [&](const char* ph, const char* name, std::uint64_t id, std::uint32_t track, std::uint64_t ns) {
+    return json{{"ph", ph}, {"cat", "request"}, {"name", name}, {"id", id}, {"pid", pid}, {"tid", track}, {"ts", ts_of(ns)}};
+  };
+  // Sends made on this loop's own thread go on this track, merged in by
+  // time (they happened inside the callback that made them).
+  std::vector<std::size_t> own_sends;
+  for (std::size_t i = 0; i < ev.size(); i++) {
+    const auto& e = ev[i];
+    if (e.what == event::job && flow[i] != 0) {
+      const char* name = req_type_name(static_cast<req_type>(e.req_type));
+      const std::uint32_t track = worker_track_base + e.handles;
+      json slice = {{"ph", "X"}, {"cat", "job"}, {"name", name}, {"pid", pid}, {"tid", track}, {"ts", ts(e)},
+                    {"dur", static_cast<double>(e.extra) / 1e3},
+                    {"args", {{"request", address(e.object)}, {"loop", t.name}, {"worker", e.handles + 1}}}};
+      other.push_back({track, e.ns, flow_event("t", name, flow[i], track, e.ns), std::move(slice)});
+    } else if (e.what == event::send && flow[i] != 0) {
+      if (t.thread != 0 && static_cast<long>(e.extra) == t.thread) {
+        own_sends.push_back(i);
+      } else {
+        const std::uint32_t track = thread_track_base + static_cast<std::uint32_t>(e.extra);
+        json start = flow_event("s", "async send", flow[i], track, e.ns);
+        start["args"] = {{"handle", address(e.object)}, {"thread", e.extra}};
+        other.push_back({track, e.ns, std::move(start), nullptr});
+      }
+    }
+  }
+  std::stable_sort(own_sends.begin(), own_sends.end(), [&](std::size_t a, std::size_t b) { return ev[a].ns < ev[b].ns; });
+  std::size_t next_send = 0;
+  auto sends_until = [&](std::uint64_t ns) {
+    for (; next_send < own_sends.size() && ev[own_sends[next_send]].ns <= ns; next_send++) {
+      const auto& e = ev[own_sends[next_send]];
+      json start = flow_event("s", "async send", flow[own_sends[next_send]], t.id, e.ns);
+      start["args"] = {{"handle", address(e.object)}, {"thread", e.extra}};
+      out.push_back(std::move(start));
+    }
   };
   // Slices still open when the file is written (the process exits from a
   // callback, or a signal ends it in poll) are closed at the write time.
   std::vector<std::pair<const char*, const char*>> open;  // (cat, name)
   for (std::size_t i = 0; i < ev.size(); i++) {
     const auto& e = ev[i];
+    if (e.what == event::job || e.what == event::send) continue;
+    sends_until(e.ns);
     json j = {{"pid", pid}, {"tid", t.id}, {"ts", ts(e)}};
     switch (e.what) {
-      case trace_recorder::event::phase_begin:
+      case event::phase_begin:
         j.update({{"ph", "B"}, {"cat", "phase"}, {"name", phase_name(e.which)}});
         open.emplace_back("phase", phase_name(e.which));
         j["args"] = {{"iteration", e.iteration}};
@@ -104,39 +174,43 @@ void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid
           j["args"]["waited_ms"] = waited_us(ev, i) / 1e3;
         }
         break;
-      case trace_recorder::event::phase_end:
+      case event::phase_end:
         j.update({{"ph", "E"}, {"cat", "phase"}, {"name", phase_name(e.which)}});
         if (!open.empty()) open.pop_back();
         break;
-      case trace_recorder::event::callback_begin:
+      case event::callback_begin:
         if (flow[i] != 0)  // binds to the slice that begins next: this callback
-          out.push_back({{"ph", "f"}, {"cat", "request"}, {"name", req_type_name(static_cast<req_type>(e.req_type))},
-                         {"id", flow[i]}, {"pid", pid}, {"tid", t.id}, {"ts", ts(e)}});
+          out.push_back(flow_event("f", e.req_type >= 0 ? req_type_name(static_cast<req_type>(e.req_type)) : "async send",
+                                   flow[i], t.id, e.ns));
         j.update({{"ph", "B"}, {"cat", "callback"}, {"name", callback_kind_name(e.cb)}, {"args", callback_args(e)}});
         open.emplace_back("callback", callback_kind_name(e.cb));
         break;
-      case trace_recorder::event::callback_end:
+      case event::callback_end:
         j.update({{"ph", "E"}, {"cat", "callback"}, {"name", callback_kind_name(e.cb)}});
         if (!open.empty()) open.pop_back();
         break;
-      case trace_recorder::event::counters:
+      case event::counters:
         j.update({{"ph", "C"}, {"name", "active"}, {"args", {{"handles", e.handles}, {"requests", e.requests}}}});
         out.push_back(j);
         j = {{"pid", pid}, {"tid", t.id}, {"ts", ts(e)}, {"ph", "C"}, {"name", "queued"},
              {"args", {{"pending callbacks", e.pending}, {"threadpool", e.pool_queue}}}};
         break;
-      case trace_recorder::event::submit:
+      case event::submit:
         if (flow[i] == 0) continue;
-        j.update({{"ph", "s"}, {"cat", "request"}, {"name", req_type_name(static_cast<req_type>(e.req_type))},
-                  {"id", flow[i]}, {"args", {{"request", address(e.object)}, {"iteration", e.iteration}}}});
+        j = flow_event("s", req_type_name(static_cast<req_type>(e.req_type)), flow[i], t.id,
+                       start_ns.count(i) ? start_ns[i] : e.ns);
+        j["args"] = {{"request", address(e.object)}, {"iteration", e.iteration}};
         break;
-      case trace_recorder::event::instant:
-        j.update({{"ph", "i"}, {"s", "t"}, {"name", e.value == trace_recorder::event::stop ? "stop" : "loop closed"},
+      case event::instant:
+        j.update({{"ph", "i"}, {"s", "t"}, {"name", e.value == event::stop ? "stop" : "loop closed"},
                   {"args", {{"iteration", e.iteration}}}});
         break;
+      case event::job:
+      case event::send: break;
     }
     out.push_back(std::move(j));
   }
+  sends_until(UINT64_MAX);
   const std::uint64_t now = loop::hrtime();
   const double end = ev.empty() ? 0.0 : std::max(ts(ev.back()), now >= origin_ns ? static_cast<double>(now - origin_ns) / 1e3 : 0.0);
   while (!open.empty()) {
@@ -150,6 +224,24 @@ void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid
   }
 }
 
+// The workers' and senders' tracks: named, then their events in time order.
+void add_other_tracks(json& out, std::vector<elsewhere>& other, int pid) {
+  std::stable_sort(other.begin(), other.end(), [](const elsewhere& a, const elsewhere& b) {
+    return a.track != b.track ? a.track < b.track : a.ns < b.ns;
+  });
+  for (std::size_t i = 0; i < other.size(); i++) {
+    const std::uint32_t track = other[i].track;
+    if (i == 0 || other[i - 1].track != track) {
+      const std::string name = track >= thread_track_base
+                                   ? "thread " + std::to_string(track - thread_track_base)
+                                   : "threadpool worker " + std::to_string(track - worker_track_base + 1);
+      out.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", track}, {"args", {{"name", name}}}});
+    }
+    if (!other[i].first.is_null()) out.push_back(std::move(other[i].first));
+    if (!other[i].second.is_null()) out.push_back(std::move(other[i].second));
+  }
+}
+
 }  // namespace
 
 int write_chrome_trace(const char* path, std::span<const trace_track> tracks, std::uint64_t origin_ns,
@@ -159,10 +251,12 @@ int write_chrome_trace(const char* path, std::span<const trace_track> tracks, st
     json events = json::array();
     events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid}, {"args", {{"name", process_name}}}});
     std::uint64_t dropped = 0, flows = 0;
+    std::vector<elsewhere> other;
     for (const trace_track& t : tracks) {
-      add_track(events, t, origin_ns, pid, flows);
+      add_track(events, t, origin_ns, pid, flows, other);
       dropped += t.recorder->dropped();
     }
+    add_other_tracks(events, other, pid);
     const json doc = {{"traceEvents", std::move(events)},
                       {"displayTimeUnit", "ms"},
                       {"otherData", {{"producer", "phaseloop"}, {"dropped_events", dropped}}}};

@@ -22,8 +22,12 @@ static void on_stat(uv_fs_t* r) { uv_fs_req_cleanup(r); }
 static void do_work(uv_work_t* w) { (void)w; uv_sleep(2); }
 static void after_work(uv_work_t* w, int status) { (void)w; (void)status; }
 static void on_idle(uv_idle_t* h) { uv_close((uv_handle_t*)h, NULL); }
+static uv_async_t wake;
+static void on_wake(uv_async_t* a) { uv_close((uv_handle_t*)a, NULL); }
+static void sender(void* arg) { uv_sleep(3); uv_async_send(arg); }
 int main(int argc, char** argv) {
   uv_loop_t* loop = uv_default_loop();
+  uv_thread_t thread;
   uv_timer_t t;
   uv_idle_t i;
   int k;
@@ -34,16 +38,19 @@ int main(int argc, char** argv) {
   uv_idle_start(&i, on_idle);
   uv_fs_stat(loop, &stat_req, argv[0], on_stat);
   for (k = 0; k < 3; k++) uv_queue_work(loop, &work[k], do_work, after_work);
+  uv_async_init(loop, &wake, on_wake);
+  uv_thread_create(&thread, sender, &wake);
   uv_run(loop, UV_RUN_DEFAULT);
+  uv_thread_join(&thread);
   return uv_loop_close(loop);
 }
 C
 # shellcheck disable=SC2086
 ${CC:-cc} $DIFF_PL_CFLAGS -o "$tmp/prog" "$tmp/prog.c" $DIFF_PL_LIBS || { echo "FAIL: build"; exit 1; }
 PHASELOOP_TRACE="$tmp/t.json" "$tmp/prog" || { echo "FAIL: the program failed"; exit 1; }
-"$check" "$tmp/t.json" --phases timers,poll --kinds timer,fs > "$tmp/log" || { echo "FAIL: the trace:"; cat "$tmp/log"; exit 1; }
+"$check" "$tmp/t.json" --phases timers,poll --kinds timer,fs,async --jobs 4 --sends 1 > "$tmp/log" || { echo "FAIL: the trace:"; cat "$tmp/log"; exit 1; }
 slices=$(sed -n 's/.* \([0-9][0-9]*\) slices closed and nested.*/\1/p' "$tmp/log")
-flows=$(sed -n 's/.* \([0-9][0-9]*\) flows$/\1/p' "$tmp/log")
+flows=$(sed -n 's/.* \([0-9][0-9]*\) flows .*/\1/p' "$tmp/log")
 [ -n "$slices" ] && [ -n "$flows" ] || { echo "FAIL: trace_check printed no slice or flow count: $(cat "$tmp/log")"; exit 1; }
 "${PHASELOOP_BIN:?}" trace view "$tmp/t.json" -o "$tmp/t.html" || { echo "FAIL: phaseloop trace view"; exit 1; }
 # Self-contained: no outside script, style or image.

@@ -29,8 +29,18 @@ static void on_idle(uv_idle_t* h) {
 }
 static void on_check(uv_check_t* h) { uv_check_stop(h); }
 static void on_close(uv_handle_t* h) { (void)h; }
+/* An async handle: sent once from another thread, then once from its own
+   callback on the loop's thread; closed by the second callback. */
+static uv_async_t wake;
+static int woken;
+static void on_wake(uv_async_t* a) {
+  if (++woken == 1) uv_async_send(a);
+  else uv_close((uv_handle_t*)a, on_close);
+}
+static void sender(void* arg) { uv_async_send(arg); }
 int main(int argc, char** argv) {
   uv_loop_t* loop = uv_default_loop();
+  uv_thread_t thread;
   uv_timer_t t;
   uv_idle_t i;
   uv_check_t c;
@@ -45,30 +55,36 @@ int main(int argc, char** argv) {
   uv_check_start(&c, on_check);
   uv_fs_stat(loop, &stat_req, argv[0], on_stat);
   uv_queue_work(loop, &work, do_work, after_work);
+  uv_async_init(loop, &wake, on_wake);
+  uv_thread_create(&thread, sender, &wake);
   uv_run(loop, UV_RUN_DEFAULT);
+  uv_thread_join(&thread);
   uv_close((uv_handle_t*)&t, on_close);
   uv_close((uv_handle_t*)&i, on_close);
   uv_close((uv_handle_t*)&c, on_close);
   uv_run(loop, UV_RUN_DEFAULT);
-  return uv_loop_close(loop) == 0 && fired == 3 ? 0 : 1;
+  return uv_loop_close(loop) == 0 && fired == 3 && woken == 2 ? 0 : 1;
 }
 C
 status=0
 phases=timers,pending,idle,prepare,poll,check,closing
-kinds=timer,idle,check,fs,"work done",close
+kinds=timer,idle,check,fs,"work done",async,close
 
 # run NAME OUT COMMAND...: the command succeeds with PHASELOOP_TRACE=OUT and
 # OUT passes trace_check with every phase and callback kind, a flow from
-# the stat's and the work's start to their callbacks, and the loop's close
-# as an instant.
+# the stat's and the work's start to their callbacks through their jobs on
+# threadpool workers (two job slices), a flow from each of the two async
+# sends (one from another thread's track, one from the loop's own) to its
+# callback, and the loop's close as an instant.
 run() {
   name=$1 out=$2
   shift 2
   if ! env PHASELOOP_TRACE="$out" "$@" > "$tmp/log" 2>&1; then
     echo "FAIL $name: the program failed"; cat "$tmp/log"; status=1; return
   fi
-  if "$check" "$out" --phases "$phases" --kinds "$kinds" --flows 2 > "$tmp/log" &&
-      grep -q '"name":"loop closed"' "$out" && grep -q '"threadpool":' "$out"; then
+  if "$check" "$out" --phases "$phases" --kinds "$kinds" --flows 4 --jobs 2 --sends 2 > "$tmp/log" &&
+      grep -q '"name":"loop closed"' "$out" && grep -q '"threadpool":' "$out" &&
+      grep -q '"name":"threadpool worker [0-9]*"' "$out" && grep -q '"name":"thread [0-9]*"' "$out"; then
     echo "ok: $name: $(cat "$tmp/log")"
   else
     echo "FAIL $name:"; cat "$tmp/log"; status=1

@@ -1,14 +1,19 @@
 // trace_check FILE [--phases a,b,...] [--kinds x,y,...] [--tracks N] [--flows N]
+//                  [--jobs N] [--sends N]
 // Checks a trace file against the rules of the Chrome Trace Event format
 // as phaseloop writes it: JSON with a traceEvents array; every event has a
 // phase type, and all but metadata a pid, tid and timestamp; per track the
 // timestamps never go back, every "E" closes the innermost open "B" of the
 // same name, nothing is left open, and every callback slice lies inside a
-// phase slice; every flow ("s" then "f", same id) starts once and ends
-// once, later, right before a callback slice begins on its track.
+// phase slice; every flow ("s" and "f", same id) starts once and ends
+// once, no earlier, the end right before a callback slice begins on its
+// track; a
+// flow's step ("t") lies between its start and end and comes right before
+// the job slice ("X", cat "job") it marks; a worker's job slices have a
+// duration and never overlap (a worker runs one job at a time).
 // --phases and --kinds name phases and callback kinds that must appear;
-// --tracks the least number of tracks, --flows of flows. Exit 0 when it
-// holds.
+// --tracks the least number of tracks, --flows of flows, --jobs of job
+// slices, --sends of flows from an async send. Exit 0 when it holds.
 
 #include <cstdint>
 #include <cstdio>
@@ -36,6 +41,7 @@ std::set<std::string> split(const std::string& s) {
 
 struct track_state {
   double last_ts = -1;
+  double job_end = -1;  // end of the last job slice
   std::vector<std::pair<std::string, std::string>> open;  // (cat, name)
 };
 
@@ -68,7 +74,14 @@ std::string step(track_state& t, const json& e, std::set<std::string>& phases, s
     if (t.open.back().second != name) return "\"E\" of \"" + name + "\" closes \"" + t.open.back().second + "\"";
     t.open.pop_back();
     slices++;
-  } else if (ph != "C" && ph != "i" && ph != "X" && ph != "s" && ph != "f") {
+  } else if (ph == "X") {
+    if (!e.contains("dur") || !e["dur"].is_number() || e["dur"].get<double>() < 0) return "an \"X\" without a duration";
+    slices++;
+    if (cat == "job") {
+      if (ts < t.job_end) return "job \"" + name + "\" begins before the worker's previous job ended";
+      t.job_end = ts + e["dur"].get<double>();
+    }
+  } else if (ph != "C" && ph != "i" && ph != "s" && ph != "f" && ph != "t") {
     return "unknown phase type \"" + ph + "\"";
   }
   return "";
@@ -82,13 +95,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::set<std::string> want_phases, want_kinds;
-  std::size_t want_tracks = 1, want_flows = 0;
+  std::size_t want_tracks = 1, want_flows = 0, want_jobs = 0, want_sends = 0;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string opt = argv[i];
     if (opt == "--phases") want_phases = split(argv[i + 1]);
     else if (opt == "--kinds") want_kinds = split(argv[i + 1]);
     else if (opt == "--tracks") want_tracks = std::stoul(argv[i + 1]);
     else if (opt == "--flows") want_flows = std::stoul(argv[i + 1]);
+    else if (opt == "--jobs") want_jobs = std::stoul(argv[i + 1]);
+    else if (opt == "--sends") want_sends = std::stoul(argv[i + 1]);
     else return std::fprintf(stderr, "trace_check: unknown option %s\n", opt.c_str()), 2;
   }
   json doc;
@@ -104,9 +119,10 @@ int main(int argc, char** argv) {
 
   std::map<std::pair<long, long>, track_state> tracks;
   std::set<std::string> phases, kinds;
-  std::size_t slices = 0, flows = 0;
-  std::map<std::uint64_t, double> flow_open;  // id -> start ts
-  std::set<std::uint64_t> flow_done;
+  std::size_t slices = 0, flows = 0, jobs = 0, sends = 0;
+  struct flow_state { int starts = 0, ends = 0; double start = 0, end = 0; };
+  std::map<std::uint64_t, flow_state> flow_of;
+  std::vector<std::pair<std::uint64_t, double>> steps;         // (id, ts), checked at the end
   const json& events = doc["traceEvents"];
   for (std::size_t i = 0; i < events.size(); i++) {
     const json& e = events[i];
@@ -116,27 +132,48 @@ int main(int argc, char** argv) {
       return fail(i, "no ts, pid or tid");
     track_state& t = tracks[{e["pid"].get<long>(), e["tid"].get<long>()}];
     if (const std::string why = step(t, e, phases, kinds, slices); !why.empty()) return fail(i, why);
+    if (e["ph"] == "X" && e.value("cat", "") == "job") jobs++;
+    if (e["ph"] == "t") {
+      if (!e.contains("id") || !e["id"].is_number_unsigned()) return fail(i, "a flow step without a numeric id");
+      const json& next = i + 1 < events.size() ? events[i + 1] : json();
+      if (!next.is_object() || next.value("ph", "") != "X" || next.value("cat", "") != "job" ||
+          next.value("ts", -1.0) != e["ts"].get<double>() || next.value("tid", -1L) != e["tid"].get<long>())
+        return fail(i, "flow step " + std::to_string(e["id"].get<std::uint64_t>()) + " does not mark a job");
+      steps.emplace_back(e["id"].get<std::uint64_t>(), e["ts"].get<double>());
+    }
     if (e["ph"] == "s" || e["ph"] == "f") {
       if (!e.contains("id") || !e["id"].is_number_unsigned()) return fail(i, "a flow event without a numeric id");
       const std::uint64_t id = e["id"];
+      auto& f = flow_of[id];
       if (e["ph"] == "s") {
-        if (flow_open.count(id) || flow_done.count(id)) return fail(i, "flow " + std::to_string(id) + " starts twice");
-        flow_open[id] = e["ts"].get<double>();
+        if (f.starts++ != 0) return fail(i, "flow " + std::to_string(id) + " starts twice");
+        f.start = e["ts"].get<double>();
       } else {
-        const auto o = flow_open.find(id);
-        if (o == flow_open.end()) return fail(i, "flow " + std::to_string(id) + " ends without a start");
-        if (e["ts"].get<double>() < o->second) return fail(i, "flow " + std::to_string(id) + " ends before it starts");
+        if (f.ends++ != 0) return fail(i, "flow " + std::to_string(id) + " ends twice");
+        f.end = e["ts"].get<double>();
         // It binds to the next slice: the next event is a callback's "B".
         const json& next = i + 1 < events.size() ? events[i + 1] : json();
         if (!next.is_object() || next.value("ph", "") != "B" || next.value("cat", "") != "callback")
           return fail(i, "flow " + std::to_string(id) + " does not end at a callback");
-        flow_open.erase(o);
-        flow_done.insert(id);
-        flows++;
+        if (e.value("name", "") == "async send") sends++;
       }
     }
   }
-  if (!flow_open.empty()) return std::printf("FAIL: %zu flows never end\n", flow_open.size()), 1;
+  // Flows: a track's events come together, so a flow may start (on another
+  // thread's track) later in the file than it ends.
+  for (const auto& [id, f] : flow_of) {
+    const std::string which = "flow " + std::to_string(id);
+    if (f.starts == 0) return std::printf("FAIL: %s ends without a start\n", which.c_str()), 1;
+    if (f.ends == 0) return std::printf("FAIL: %s never ends\n", which.c_str()), 1;
+    if (f.end < f.start) return std::printf("FAIL: %s ends before it starts\n", which.c_str()), 1;
+    flows++;
+  }
+  for (const auto& [id, ts] : steps) {
+    const auto f = flow_of.find(id);
+    if (f == flow_of.end()) return std::printf("FAIL: flow step of %llu, a flow that never ran\n", (unsigned long long)id), 1;
+    if (ts < f->second.start || ts > f->second.end)
+      return std::printf("FAIL: flow %llu's step at %.3f lies outside its span\n", (unsigned long long)id, ts), 1;
+  }
   int status = 0;
   for (const auto& [id, t] : tracks)
     if (!t.open.empty()) {
@@ -149,8 +186,10 @@ int main(int argc, char** argv) {
     if (!kinds.count(k)) status = 1, std::printf("FAIL: no \"%s\" callback\n", k.c_str());
   if (tracks.size() < want_tracks) status = 1, std::printf("FAIL: %zu tracks, wanted %zu\n", tracks.size(), want_tracks);
   if (flows < want_flows) status = 1, std::printf("FAIL: %zu flows, wanted %zu\n", flows, want_flows);
+  if (jobs < want_jobs) status = 1, std::printf("FAIL: %zu jobs, wanted %zu\n", jobs, want_jobs);
+  if (sends < want_sends) status = 1, std::printf("FAIL: %zu async send flows, wanted %zu\n", sends, want_sends);
   if (status == 0)
-    std::printf("ok: %zu events, %zu slices closed and nested, %zu tracks, %zu flows\n", events.size(), slices,
-                tracks.size(), flows);
+    std::printf("ok: %zu events, %zu slices closed and nested, %zu tracks, %zu flows (%zu from async sends), %zu jobs\n",
+                events.size(), slices, tracks.size(), flows, sends, jobs);
   return status;
 }

@@ -3,7 +3,10 @@
 // (stop it, remove themselves or other hooks).
 
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <string>
 #include <thread>
@@ -480,6 +483,81 @@ TEST(hooks, request_started_precedes_its_completion_and_stop_is_seen) {
   EXPECT_EQ(log.seen.back(), stop_at);
   EXPECT_EQ(l.run(pl::run_mode::nowait), 1);  // (the stop ends this run at once)
   i.close(nullptr);
+  EXPECT_EQ(finish(l), 0);
+}
+
+// job_ran: a threadpool job is reported once, before its completion
+// callback, with the worker that ran it and a run time at least as long
+// as the work slept; a request submitted with no hook attached, or
+// canceled before it ran, is not reported.
+struct job_log : pl::hook {
+  std::vector<pl::job_event> jobs;
+  std::vector<std::string> order;
+  void job_ran(pl::loop&, const pl::job_event& e) override {
+    jobs.push_back(e);
+    order.push_back("job");
+  }
+  void callback_enter(pl::loop&, const pl::callback_event& e) override {
+    if (e.kind == pl::callback_kind::work_done) order.push_back("done");
+  }
+};
+
+TEST(hooks, job_ran_reports_each_job_with_its_worker_and_run_time) {
+  pl::loop l;
+  pl::work unwatched;
+  ASSERT_EQ(unwatched.queue(l, [](pl::work*) {}, [](pl::work*, int) {}), 0);
+  job_log log;
+  l.add_hook(log);
+  pl::work w;
+  const std::uint64_t before = pl::loop::hrtime();
+  ASSERT_EQ(w.queue(l, [](pl::work*) { std::this_thread::sleep_for(std::chrono::milliseconds(20)); },
+                    [](pl::work*, int) {}),
+            0);
+  EXPECT_EQ(l.run(pl::run_mode::default_), 0);
+  ASSERT_EQ(log.jobs.size(), 1u);
+  EXPECT_EQ(log.jobs[0].request, &w);
+  EXPECT_LT(log.jobs[0].worker, 1024u);
+  EXPECT_GE(log.jobs[0].began_ns, before);
+  EXPECT_GE(log.jobs[0].run_ns, 20'000'000u);
+  EXPECT_LT(log.jobs[0].began_ns + log.jobs[0].run_ns, pl::loop::hrtime());
+  EXPECT_EQ(log.order, (strings{"done", "job", "done"}));  // the unwatched one's callback, then ours
+  l.remove_hook(log);
+  EXPECT_EQ(finish(l), 0);
+}
+
+// async_sent: a send from another thread while a hook is attached is told
+// before the callback, with the sender's thread id and the send's time;
+// coalesced sends are told once.
+struct send_log : pl::hook {
+  std::vector<pl::send_event> sends;
+  int callbacks = 0;
+  void async_sent(pl::loop&, const pl::send_event& e) override { sends.push_back(e); }
+  void callback_enter(pl::loop&, const pl::callback_event& e) override {
+    if (e.kind == pl::callback_kind::async) callbacks++;
+  }
+};
+
+TEST(hooks, async_sent_names_the_sending_thread) {
+  pl::loop l;
+  send_log log;
+  l.add_hook(log);
+  pl::async a(l, [](pl::async* h) { h->close(nullptr); });
+  long sender = 0;
+  const std::uint64_t before = pl::loop::hrtime();
+  std::thread t([&] {
+    sender = static_cast<long>(::syscall(SYS_gettid));
+    a.send();
+    a.send();  // coalesces into the first
+  });
+  t.join();
+  EXPECT_EQ(l.run(pl::run_mode::default_), 0);
+  EXPECT_EQ(log.callbacks, 1);
+  ASSERT_EQ(log.sends.size(), 1u);
+  EXPECT_EQ(log.sends[0].handle, &a);
+  EXPECT_EQ(log.sends[0].thread, sender);
+  EXPECT_NE(sender, static_cast<long>(::syscall(SYS_gettid)));
+  EXPECT_GE(log.sends[0].sent_ns, before);
+  l.remove_hook(log);
   EXPECT_EQ(finish(l), 0);
 }
 

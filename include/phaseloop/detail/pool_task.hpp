@@ -5,12 +5,15 @@
 /// queue knows any request type. A table, not virtual functions: a vtable
 /// pointer would sit at offset 0, where C programs read a request's `data`.
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "phaseloop/detail/ilist.hpp"
 
 namespace phaseloop {
 class loop;
+class req;
 }
 
 namespace phaseloop::detail {
@@ -31,21 +34,43 @@ struct pool_ops {
   /// pool's threads (rounded up) run such work at once, so that it cannot
   /// hold up file system work.
   bool slow_io = false;
+  /// The request this task serves (for hooks: a job's run on a worker is
+  /// reported with it); on the loop's thread.
+  const phaseloop::req* (*request)(pool_task&) = nullptr;
 };
 
 /// Lives inside a request. Zero bytes (and the default values) mean "never
 /// queued". The pool owns `node` and `state`; see src/core/threadpool.cpp.
+/// Its size is libuv's struct uv__work's (40 bytes): requests that embed a
+/// task keep libuv's later fields at libuv's offsets.
 struct pool_task {
   link<pool_task> node;  // the pool's queue, then the loop's done queue
   const pool_ops* ops = nullptr;
-  int state = 0;
-  // Free: keeps the size of libuv's struct uv__work (40 bytes), where
-  // requests that embed a task keep libuv's later fields.
-  void* unused_ = nullptr;
+  std::uint8_t state = 0;
+  /// Set at submission when the loop has hooks: the worker then stamps
+  /// when the job began and how long it ran, and the loop reports it.
+  bool timed = false;
+  std::uint16_t worker = 0;   ///< timed: the worker that ran it (0-based)
+  std::uint32_t ran = 0;      ///< timed: run time, see run_ns()
+  std::uint64_t began_ns = 0; ///< timed: loop::hrtime() when the worker began it
+
+  /// Stores a run time: nanoseconds below 2^31 ns (2.1 s), microseconds
+  /// with the top bit set beyond (up to 35 minutes; longer saturates).
+  void set_run_ns(std::uint64_t ns) noexcept {
+    if (ns < (1ull << 31))
+      ran = static_cast<std::uint32_t>(ns);
+    else
+      ran = 0x80000000u | static_cast<std::uint32_t>(std::min<std::uint64_t>(ns / 1000, 0x7fffffffu));
+  }
+  std::uint64_t run_ns() const noexcept {
+    return (ran & 0x80000000u) ? static_cast<std::uint64_t>(ran & 0x7fffffffu) * 1000 : ran;
+  }
 
   /// Queue type of the pool and of the loop's done queue.
   using list = ilist<pool_task, &pool_task::node>;
 };
+
+static_assert(sizeof(pool_task) == 40, "libuv's struct uv__work is 40 bytes");
 
 /// The object holding `t` at byte `offset` (offsetof of its pool_task
 /// member): the way back from a task to its request.
