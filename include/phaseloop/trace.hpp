@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "phaseloop/hooks.hpp"
@@ -24,14 +25,19 @@ class trace_recorder : public hook {
   /// One recorded event. `what` says which; the other fields are those
   /// that kind of event uses.
   struct event {
-    enum kind : std::uint8_t { phase_begin, phase_end, callback_begin, callback_end, counters, submit, instant, job, send };
+    enum kind : std::uint8_t {
+      phase_begin, phase_end, callback_begin, callback_end, counters, submit, instant, job, send,
+      layer_begin, layer_end,  ///< a slice of a layer above the loop (layer_begin())
+    };
     /// instant: which (in `value`).
     enum mark : std::int32_t { stop = 0, closed = 1 };
     std::uint64_t ns = 0;           ///< loop::hrtime() when it happened (job: began; send: sent)
     std::uint64_t extra = 0;        ///< job: its run time (ns); send: the sending thread's id
     std::uint64_t iteration = 0;
-    const void* object = nullptr;   ///< the handle or request called back (identity)
-    std::int32_t value = 0;         ///< phase_begin of poll: the timeout; callback_begin: the fd or -1; instant: its mark
+    const void* object = nullptr;   ///< the handle or request called back (identity); layer_begin: the category (a C string)
+    const char* label = nullptr;    ///< layer_begin: the slice's name
+    std::int32_t value = 0;         ///< phase_begin of poll: the timeout; callback_begin: the fd or -1; instant: its
+                                    ///< mark; layer_begin: its detail's index in details(), or -1
     std::uint32_t handles = 0;      ///< counters: active handles; job: the worker
     std::uint32_t requests = 0;     ///< counters: requests in flight
     std::uint32_t pending = 0;      ///< counters: callbacks waiting for the pending phase
@@ -49,6 +55,8 @@ class trace_recorder : public hook {
   explicit trace_recorder(std::size_t limit = 1000000) : limit_(limit) {}
 
   const std::vector<event>& events() const noexcept { return events_; }
+  /// The detail texts of layer slices.
+  const std::vector<std::string>& details() const noexcept { return details_; }
   std::uint64_t dropped() const noexcept { return dropped_; }
 
   void phase_enter(loop& l, const phase_event& e) override;
@@ -63,12 +71,21 @@ class trace_recorder : public hook {
   /// removed (PHASELOOP_TRACE calls it).
   void closing(loop& l) noexcept;
 
+  /// A slice of a layer above the loop (the runner's JavaScript level:
+  /// ticks, microtasks, tasks...), nested in whatever is open on the
+  /// loop's track; each begin needs its end. `category` and `name` must
+  /// outlive the recorder (string literals); `detail` (may be empty) is
+  /// copied. Loop thread only.
+  void layer_begin(const char* category, const char* name, std::string_view detail = {}) noexcept;
+  void layer_end() noexcept;
+
  private:
   bool keep_(bool begins) noexcept;
   bool room_() noexcept;
   void push_(const event& e) noexcept;
   std::size_t limit_;
   std::vector<event> events_;
+  std::vector<std::string> details_;
   std::uint64_t dropped_ = 0;
   int skipped_open_ = 0;  // slices whose beginning was dropped and that are still open
   int open_ = 0;          // slices begun and kept, not yet ended

@@ -60,6 +60,10 @@ engine::engine(phaseloop::loop& l, const run_options& o, std::string source)
     l.add_hook(*tracker_);
     rt_->set_observer(tracker_.get());
   }
+  if (!o.trace_file.empty()) {
+    timeline_ = std::make_unique<timeline>(l, o.trace_file, tracker_.get(), nullptr);
+    rt_->set_observer(timeline_.get());
+  }
   if (!init_context()) {
     for (auto& p : protos_) p.reset();
     process_.reset();
@@ -79,6 +83,11 @@ bool engine::init_context() {
 }
 
 engine::~engine() {
+  if (timeline_) {
+    timeline_->finish();
+    rt_->set_observer(tracker_.get());
+    timeline_.reset();
+  }
   if (tracker_) {
     tracker_->finish();
     loop_->remove_hook(*tracker_);
@@ -240,6 +249,7 @@ void engine::exit_now(int code) {
     tracker_->note("exit", std::to_string(code));
     tracker_->finish();  // may print the last folded trace line
   }
+  if (timeline_) timeline_->finish();
   std::fflush(stdout);
   std::fflush(stderr);
   // As Node's process.exit(): no teardown, no further callbacks.

@@ -26,6 +26,7 @@
 #include "phaseloop/node.hpp"
 #include "js/host.hpp"
 #include "js/runner.hpp"
+#include "js/timeline.hpp"
 #include "js/trace.hpp"
 
 namespace phaseloop::runner {
@@ -170,6 +171,7 @@ class engine final : public script_host {
 
   phaseloop::loop* loop_;
   std::unique_ptr<tracker> tracker_;
+  std::unique_ptr<timeline> timeline_;  // --trace=FILE.json
   std::optional<node::runtime> rt_;
   std::optional<JS::PersistentRootedObject> process_;
   std::optional<JS::PersistentRootedObject> main_fn_;

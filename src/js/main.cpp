@@ -24,7 +24,8 @@ using phaseloop::node::mode;
 using phaseloop::runner::target;
 
 const char usage_text[] =
-    "usage: phaseloop run [--mode=node10|node11|node|browser] [--trace] [--expose-gc] FILE.js [ARGS...]\n"
+    "usage: phaseloop run [--mode=node10|node11|node|browser] [--trace] [--trace=OUT.json] [--expose-gc]\n"
+    "                     FILE.js [ARGS...]\n"
     "       phaseloop compare [--modes=node10,node11,node,browser] FILE.js [ARGS...]\n"
     "       phaseloop trace [-o FILE] [--html] [--profile VERSION] -- COMMAND [ARGS...]\n"
     "       phaseloop trace view FILE.json [-o FILE.html]\n"
@@ -34,7 +35,7 @@ const char help_text[] =
     "phaseloop runs JavaScript (SpiderMonkey) on phaseloop's event loop with the\n"
     "scheduling rules of a chosen Node version, or of a browser window.\n"
     "\n"
-    "  phaseloop run [--mode=MODE] [--trace] [--expose-gc] FILE.js [ARGS...]\n"
+    "  phaseloop run [--mode=MODE] [--trace] [--trace=OUT.json] [--expose-gc] FILE.js [ARGS...]\n"
     "      Runs FILE.js as Node's main module (CommonJS: require, module, exports,\n"
     "      __filename, __dirname). MODE is one of\n"
     "        node10  Node 10: a timer list's expired timers run in one native\n"
@@ -85,6 +86,16 @@ const char help_text[] =
     "      lines mark tasks (with their source), microtask checkpoints and\n"
     "      microtasks, rendering updates and animation-frame callbacks, idle\n"
     "      periods and idle callbacks, each with the time since the start.\n"
+    "\n"
+    "  --trace=OUT.json\n"
+    "      Writes the run's timeline to OUT.json (Chrome Trace Event format:\n"
+    "      Perfetto UI, chrome://tracing, or `phaseloop trace view`): the loop's\n"
+    "      phases and callbacks with the JavaScript level nested under the native\n"
+    "      callback that ran it (Node modes: native callbacks, timeouts,\n"
+    "      immediates, ticks, microtasks, drains; browser mode: tasks with their\n"
+    "      source, microtask checkpoints, microtasks, rendering updates,\n"
+    "      animation frames, idle periods and callbacks). Written when the script\n"
+    "      ends, also through process.exit(). Combines with --trace.\n"
     "\n"
     "  --expose-gc\n"
     "      Defines gc(), which runs a full garbage collection (as node --expose-gc).\n"
@@ -158,6 +169,12 @@ int run_command(int argc, char** argv) {
   for (std::string_view a; next_option(argc, argv, i, a); i++) {
     if (a == "--trace") {
       o.trace = true;
+    } else if (starts_with(a, "--trace=")) {
+      o.trace_file = a.substr(8);
+      if (o.trace_file.empty()) {
+        std::fputs("phaseloop: --trace= needs a file name (--trace=OUT.json)\n", stderr);
+        return usage();
+      }
     } else if (a == "--expose-gc") {
       o.expose_gc = true;
     } else if (starts_with(a, "--mode=") || (a == "--mode" && i + 1 < argc)) {
@@ -185,6 +202,15 @@ int run_command(int argc, char** argv) {
   o.file = argv[i++];
   for (; i < argc; i++) o.args.emplace_back(argv[i]);
   if (!resolve(o.file, o.path)) return 1;
+  if (!o.trace_file.empty()) {
+    // Made now, so that a path that cannot be written fails before the run.
+    std::FILE* f = std::fopen(o.trace_file.c_str(), "w");
+    if (f == nullptr) {
+      std::fprintf(stderr, "phaseloop: cannot write the trace %s: %s\n", o.trace_file.c_str(), std::strerror(errno));
+      return 2;
+    }
+    std::fclose(f);
+  }
   return phaseloop::runner::run_script(o);
 }
 

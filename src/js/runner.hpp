@@ -48,6 +48,8 @@ struct run_options {
   /// --mode=browser: the HTML event loop (window.hpp) instead of Node's.
   bool browser = false;
   bool trace = false;
+  /// --trace=FILE.json: the timeline (timeline.hpp) written there.
+  std::string trace_file;
   /// --expose-gc: a global gc() that runs a full collection (as Node's).
   bool expose_gc = false;
   /// --annotate=FD: where each output line's provenance goes (-1: nowhere).

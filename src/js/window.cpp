@@ -63,6 +63,10 @@ window_engine::window_engine(phaseloop::loop& l, const run_options& o, std::stri
     out_.set_listener(tracer_.get());
     rt_->set_observer(tracer_.get());
   }
+  if (!o.trace_file.empty()) {
+    timeline_ = std::make_unique<timeline>(l, o.trace_file, nullptr, tracer_.get());
+    rt_->set_observer(timeline_.get());
+  }
   if (!init_context()) {
     for (auto& p : protos_) p.reset();
     destroy_context();
@@ -86,6 +90,11 @@ bool window_engine::init_context() {
 }
 
 window_engine::~window_engine() {
+  if (timeline_) {
+    timeline_->finish();
+    rt_->set_observer(tracer_.get());
+    timeline_.reset();
+  }
   if (tracer_) {
     tracer_->finish();
     rt_->set_observer(nullptr);

@@ -35,6 +35,7 @@
 #include "phaseloop/loop.hpp"
 #include "js/host.hpp"
 #include "js/runner.hpp"
+#include "js/timeline.hpp"
 #include "js/trace.hpp"
 
 namespace phaseloop::runner {
@@ -155,6 +156,7 @@ class window_engine final : public script_host {
   static void checkpoint_end(browser::runtime&, void* self);
 
   std::unique_ptr<window_tracer> tracer_;
+  std::unique_ptr<timeline> timeline_;  // --trace=FILE.json
   std::optional<browser::runtime> rt_;
   std::optional<JS::PersistentRootedObject> protos_[static_cast<int>(window_proto::count_)];
   std::vector<std::unique_ptr<JS::PersistentRootedObject>> unhandled_;

@@ -173,6 +173,33 @@ void trace_recorder::closing(loop& l) noexcept {
   push_(ev);  // kept past the limit: one per loop
 }
 
+void trace_recorder::layer_begin(const char* category, const char* name, std::string_view detail) noexcept {
+  if (!keep_(true)) return;
+  event ev;
+  ev.ns = loop::hrtime();
+  ev.what = event::layer_begin;
+  ev.object = category;
+  ev.label = name;
+  ev.value = -1;
+  if (!detail.empty()) {
+    try {
+      details_.emplace_back(detail);
+      ev.value = static_cast<std::int32_t>(details_.size() - 1);
+    } catch (...) {
+      // out of memory: the slice is kept without its detail
+    }
+  }
+  push_(ev);
+}
+
+void trace_recorder::layer_end() noexcept {
+  if (!keep_(false)) return;
+  event ev;
+  ev.ns = loop::hrtime();
+  ev.what = event::layer_end;
+  push_(ev);
+}
+
 void trace_recorder::callback_exit(loop&, const callback_event& e) {
   if (!keep_(false)) return;
   event ev;

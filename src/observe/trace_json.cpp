@@ -157,16 +157,29 @@ void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid
   };
   // Slices still open when the file is written (the process exits from a
   // callback, or a signal ends it in poll) are closed at the write time.
-  std::vector<std::pair<const char*, const char*>> open;  // (cat, name)
+  struct slice { const char* cat; const char* name; bool layer; };
+  std::vector<slice> open;
   for (std::size_t i = 0; i < ev.size(); i++) {
     const auto& e = ev[i];
     if (e.what == event::job || e.what == event::send) continue;
+    // A layer's end with no layer slice innermost (a layer that ended more
+    // slices than it began) is left out: the file stays well nested.
+    if (e.what == event::layer_end && (open.empty() || !open.back().layer)) continue;
+    // A phase or callback that ends inside a layer's slice (a layer that
+    // began more than it ended) ends that slice first, as unfinished.
+    if (e.what == event::phase_end || e.what == event::callback_end) {
+      while (!open.empty() && open.back().layer) {
+        out.push_back({{"ph", "E"}, {"cat", open.back().cat}, {"name", open.back().name}, {"pid", pid}, {"tid", t.id},
+                       {"ts", ts(e)}, {"args", {{"unfinished", true}}}});
+        open.pop_back();
+      }
+    }
     sends_until(e.ns);
     json j = {{"pid", pid}, {"tid", t.id}, {"ts", ts(e)}};
     switch (e.what) {
       case event::phase_begin:
         j.update({{"ph", "B"}, {"cat", "phase"}, {"name", phase_name(e.which)}});
-        open.emplace_back("phase", phase_name(e.which));
+        open.push_back({"phase", phase_name(e.which), false});
         j["args"] = {{"iteration", e.iteration}};
         if (e.before_loop) j["args"]["before_loop"] = true;
         if (e.which == phase::poll) {
@@ -183,7 +196,7 @@ void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid
           out.push_back(flow_event("f", e.req_type >= 0 ? req_type_name(static_cast<req_type>(e.req_type)) : "async send",
                                    flow[i], t.id, e.ns));
         j.update({{"ph", "B"}, {"cat", "callback"}, {"name", callback_kind_name(e.cb)}, {"args", callback_args(e)}});
-        open.emplace_back("callback", callback_kind_name(e.cb));
+        open.push_back({"callback", callback_kind_name(e.cb), false});
         break;
       case event::callback_end:
         j.update({{"ph", "E"}, {"cat", "callback"}, {"name", callback_kind_name(e.cb)}});
@@ -205,6 +218,18 @@ void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid
         j.update({{"ph", "i"}, {"s", "t"}, {"name", e.value == event::stop ? "stop" : "loop closed"},
                   {"args", {{"iteration", e.iteration}}}});
         break;
+      case event::layer_begin: {
+        const char* cat = static_cast<const char*>(e.object);
+        j.update({{"ph", "B"}, {"cat", cat}, {"name", e.label}});
+        if (e.value >= 0 && static_cast<std::size_t>(e.value) < t.recorder->details().size())
+          j["args"] = {{"detail", t.recorder->details()[static_cast<std::size_t>(e.value)]}};
+        open.push_back({cat, e.label, true});
+        break;
+      }
+      case event::layer_end:
+        j.update({{"ph", "E"}, {"cat", open.back().cat}, {"name", open.back().name}});
+        open.pop_back();
+        break;
       case event::job:
       case event::send: break;
     }
@@ -214,7 +239,7 @@ void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid
   const std::uint64_t now = loop::hrtime();
   const double end = ev.empty() ? 0.0 : std::max(ts(ev.back()), now >= origin_ns ? static_cast<double>(now - origin_ns) / 1e3 : 0.0);
   while (!open.empty()) {
-    out.push_back({{"ph", "E"}, {"cat", open.back().first}, {"name", open.back().second}, {"pid", pid}, {"tid", t.id},
+    out.push_back({{"ph", "E"}, {"cat", open.back().cat}, {"name", open.back().name}, {"pid", pid}, {"tid", t.id},
                    {"ts", end}, {"args", {{"unfinished", true}}}});
     open.pop_back();
   }

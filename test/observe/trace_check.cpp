@@ -1,5 +1,5 @@
 // trace_check FILE [--phases a,b,...] [--kinds x,y,...] [--tracks N] [--flows N]
-//                  [--jobs N] [--sends N]
+//                  [--jobs N] [--sends N] [--js a,b,...]
 // Checks a trace file against the rules of the Chrome Trace Event format
 // as phaseloop writes it: JSON with a traceEvents array; every event has a
 // phase type, and all but metadata a pid, tid and timestamp; per track the
@@ -13,7 +13,10 @@
 // duration and never overlap (a worker runs one job at a time).
 // --phases and --kinds name phases and callback kinds that must appear;
 // --tracks the least number of tracks, --flows of flows, --jobs of job
-// slices, --sends of flows from an async send. Exit 0 when it holds.
+// slices, --sends of flows from an async send; --js names slices of the
+// "js" category (phaseloop run --trace=FILE) that must appear, each of
+// which, when it runs inside a loop phase, must also run inside a callback
+// of that phase. Exit 0 when it holds.
 
 #include <cstdint>
 #include <cstdio>
@@ -52,7 +55,7 @@ int fail(std::size_t i, const std::string& why) {
 
 // Applies one event to its track; an empty string when it keeps the rules.
 std::string step(track_state& t, const json& e, std::set<std::string>& phases, std::set<std::string>& kinds,
-                 std::size_t& slices) {
+                 std::set<std::string>& js, std::size_t& slices) {
   const std::string ph = e["ph"];
   const double ts = e["ts"];
   if (ts < t.last_ts) return "timestamp goes back on its track";
@@ -67,6 +70,12 @@ std::string step(track_state& t, const json& e, std::set<std::string>& phases, s
       kinds.insert(name);
     } else if (cat == "phase") {
       phases.insert(name);
+    } else if (cat == "js") {
+      for (auto o = t.open.rbegin(); o != t.open.rend(); ++o) {
+        if (o->first == "callback") break;
+        if (o->first == "phase") return "JavaScript \"" + name + "\" inside phase \"" + o->second + "\" but no callback";
+      }
+      js.insert(name);
     }
     t.open.emplace_back(cat, name);
   } else if (ph == "E") {
@@ -91,10 +100,10 @@ std::string step(track_state& t, const json& e, std::set<std::string>& phases, s
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: trace_check FILE [--phases a,b] [--kinds x,y] [--tracks N]\n");
+    std::fprintf(stderr, "usage: trace_check FILE [--phases a,b] [--kinds x,y] [--tracks N] [--flows N] [--jobs N] [--sends N] [--js a,b]\n");
     return 2;
   }
-  std::set<std::string> want_phases, want_kinds;
+  std::set<std::string> want_phases, want_kinds, want_js;
   std::size_t want_tracks = 1, want_flows = 0, want_jobs = 0, want_sends = 0;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string opt = argv[i];
@@ -103,6 +112,7 @@ int main(int argc, char** argv) {
     else if (opt == "--tracks") want_tracks = std::stoul(argv[i + 1]);
     else if (opt == "--flows") want_flows = std::stoul(argv[i + 1]);
     else if (opt == "--jobs") want_jobs = std::stoul(argv[i + 1]);
+    else if (opt == "--js") want_js = split(argv[i + 1]);
     else if (opt == "--sends") want_sends = std::stoul(argv[i + 1]);
     else return std::fprintf(stderr, "trace_check: unknown option %s\n", opt.c_str()), 2;
   }
@@ -118,7 +128,7 @@ int main(int argc, char** argv) {
     return std::printf("FAIL: no traceEvents array\n"), 1;
 
   std::map<std::pair<long, long>, track_state> tracks;
-  std::set<std::string> phases, kinds;
+  std::set<std::string> phases, kinds, js;
   std::size_t slices = 0, flows = 0, jobs = 0, sends = 0;
   struct flow_state { int starts = 0, ends = 0; double start = 0, end = 0; };
   std::map<std::uint64_t, flow_state> flow_of;
@@ -131,7 +141,7 @@ int main(int argc, char** argv) {
     if (!e.contains("ts") || !e["ts"].is_number() || !e.contains("pid") || !e.contains("tid"))
       return fail(i, "no ts, pid or tid");
     track_state& t = tracks[{e["pid"].get<long>(), e["tid"].get<long>()}];
-    if (const std::string why = step(t, e, phases, kinds, slices); !why.empty()) return fail(i, why);
+    if (const std::string why = step(t, e, phases, kinds, js, slices); !why.empty()) return fail(i, why);
     if (e["ph"] == "X" && e.value("cat", "") == "job") jobs++;
     if (e["ph"] == "t") {
       if (!e.contains("id") || !e["id"].is_number_unsigned()) return fail(i, "a flow step without a numeric id");
@@ -184,6 +194,8 @@ int main(int argc, char** argv) {
     if (!phases.count(p)) status = 1, std::printf("FAIL: no \"%s\" phase\n", p.c_str());
   for (const std::string& k : want_kinds)
     if (!kinds.count(k)) status = 1, std::printf("FAIL: no \"%s\" callback\n", k.c_str());
+  for (const std::string& k : want_js)
+    if (!js.count(k)) status = 1, std::printf("FAIL: no JavaScript \"%s\"\n", k.c_str());
   if (tracks.size() < want_tracks) status = 1, std::printf("FAIL: %zu tracks, wanted %zu\n", tracks.size(), want_tracks);
   if (flows < want_flows) status = 1, std::printf("FAIL: %zu flows, wanted %zu\n", flows, want_flows);
   if (jobs < want_jobs) status = 1, std::printf("FAIL: %zu jobs, wanted %zu\n", jobs, want_jobs);
