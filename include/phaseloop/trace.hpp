@@ -32,7 +32,8 @@ class trace_recorder : public hook {
     /// instant: which (in `value`).
     enum mark : std::int32_t { stop = 0, closed = 1 };
     std::uint64_t ns = 0;           ///< loop::hrtime() when it happened (job: began; send: sent)
-    std::uint64_t extra = 0;        ///< job: its run time (ns); send: the sending thread's id
+    std::uint64_t extra = 0;        ///< job: its run time (ns); send: the sending thread's id;
+                                    ///< callback_begin: the request's address (0: none)
     std::uint64_t iteration = 0;
     const void* object = nullptr;   ///< the handle or request called back (identity); layer_begin: the category (a C string)
     const char* label = nullptr;    ///< layer_begin: the slice's name

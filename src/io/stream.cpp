@@ -93,8 +93,17 @@ stream* stream::from_(detail::io_watcher& w) noexcept {
 
 template <class F>
 inline void stream::call_(unsigned events, req* r, F&& f) {
-  if (events & detail::io_fed) f();
-  else detail::loop_seam::complete(*loop_, callback_kind::io, this, r, static_cast<F&&>(f));
+  if (events & detail::io_fed) {
+    // The pending phase: the loop's hooks saw the pending callback (which
+    // names no request); a request completed in it is told as an I/O
+    // callback nested in that one, so that hooks see which one.
+    if (r != nullptr && loop_->hooked()) [[unlikely]]
+      detail::loop_seam::callback<true>(*loop_, phase::pending, callback_kind::io, this, r, static_cast<F&&>(f));
+    else
+      f();
+  } else {
+    detail::loop_seam::complete(*loop_, callback_kind::io, this, r, static_cast<F&&>(f));
+  }
 }
 
 void stream::watch_(unsigned events) noexcept {

@@ -23,7 +23,9 @@ void loop_stats::phase_exit(loop&, const phase_event& e) {
 }
 
 void loop_stats::callback_enter(loop& l, const callback_event& e) {
-  phases_[static_cast<int>(e.which)].callbacks++;
+  // Callbacks the loop made; one made inside another (a request completed
+  // inside the pending callback) is part of it.
+  if (depth_ == 0) phases_[static_cast<int>(e.which)].callbacks++;
   if (e.kind == callback_kind::timer && e.handle != nullptr) {
     const auto* t = static_cast<const timer*>(e.handle);
     const std::uint64_t lag = l.now() > t->due() ? l.now() - t->due() : 0;

@@ -107,6 +107,7 @@ void trace_recorder::callback_enter(loop&, const callback_event& e) {
   }
   if (e.request != nullptr) {
     if (ev.object == nullptr) ev.object = e.request;
+    ev.extra = reinterpret_cast<std::uintptr_t>(e.request);
     ev.req_type = static_cast<std::int8_t>(e.request->type());
   }
   push_(ev);

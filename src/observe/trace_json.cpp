@@ -57,7 +57,7 @@ json callback_args(const trace_recorder::event& e) {
   }
   if (e.req_type >= 0) {
     a["request_type"] = req_type_name(static_cast<req_type>(e.req_type));
-    if (e.handle_type < 0) a["request"] = address(e.object);
+    a["request"] = address(reinterpret_cast<const void*>(static_cast<std::uintptr_t>(e.extra)));
   }
   return a;
 }
@@ -84,7 +84,9 @@ std::vector<std::uint64_t> match_flows(const std::vector<trace_recorder::event>&
     } else if (e.what == event::job) {
       if (const auto s = started.find(e.object); s != started.end()) s->second.job = i;
     } else if (e.what == event::callback_begin && (e.req_type >= 0 || e.cb == callback_kind::async)) {
-      const auto s = started.find(e.object);
+      // A request's callback names its request (`extra`), an async's its handle.
+      const void* key = e.req_type >= 0 ? reinterpret_cast<const void*>(static_cast<std::uintptr_t>(e.extra)) : e.object;
+      const auto s = started.find(key);
       if (s == started.end()) continue;
       flow[s->second.at] = flow[i] = ++next;
       if (s->second.job != SIZE_MAX) {
@@ -96,6 +98,25 @@ std::vector<std::uint64_t> match_flows(const std::vector<trace_recorder::event>&
   }
   return flow;
 }
+
+// The traceEvents array, written to the file one event at a time: a
+// million events never sit in memory as JSON values at once.
+class event_sink {
+ public:
+  explicit event_sink(std::FILE* f) noexcept : f_(f) {}
+  void push_back(const json& j) {
+    const std::string text = j.dump();
+    if ((!first_ && std::fputc(',', f_) == EOF) || std::fwrite(text.data(), 1, text.size(), f_) != text.size())
+      failed_ = true;
+    first_ = false;
+  }
+  bool failed() const noexcept { return failed_; }
+
+ private:
+  std::FILE* f_;
+  bool first_ = true;
+  bool failed_ = false;
+};
 
 // Events that belong on other tracks than their loop's: jobs on threadpool
 // workers, sends on the threads that made them. Written after the loops'
@@ -110,7 +131,7 @@ struct elsewhere {
 constexpr std::uint32_t worker_track_base = 1u << 23;  // + worker index
 constexpr std::uint32_t thread_track_base = 1u << 24;  // + thread id
 
-void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid, std::uint64_t& flows,
+void add_track(event_sink& out, const trace_track& t, std::uint64_t origin_ns, int pid, std::uint64_t& flows,
                std::vector<elsewhere>& other) {
   using event = trace_recorder::event;
   out.push_back({{"ph", "M"}, {"name", "thread_name"}, {"pid", pid}, {"tid", t.id}, {"args", {{"name", t.name}}}});
@@ -250,7 +271,7 @@ void add_track(json& out, const trace_track& t, std::uint64_t origin_ns, int pid
 }
 
 // The workers' and senders' tracks: named, then their events in time order.
-void add_other_tracks(json& out, std::vector<elsewhere>& other, int pid) {
+void add_other_tracks(event_sink& out, std::vector<elsewhere>& other, int pid) {
   std::stable_sort(other.begin(), other.end(), [](const elsewhere& a, const elsewhere& b) {
     return a.track != b.track ? a.track < b.track : a.ns < b.ns;
   });
@@ -271,32 +292,30 @@ void add_other_tracks(json& out, std::vector<elsewhere>& other, int pid) {
 
 int write_chrome_trace(const char* path, std::span<const trace_track> tracks, std::uint64_t origin_ns,
                        const char* process_name) noexcept {
+  std::FILE* f = std::fopen(path, "w");
+  if (f == nullptr) return -errno;
+  int status = 0;
   try {
     const int pid = static_cast<int>(::getpid());
-    json events = json::array();
-    events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid}, {"args", {{"name", process_name}}}});
     std::uint64_t dropped = 0, flows = 0;
+    for (const trace_track& t : tracks) dropped += t.recorder->dropped();
+    std::fputs("{\"displayTimeUnit\":\"ms\",\"otherData\":", f);
+    const json other_data = {{"producer", "phaseloop"}, {"dropped_events", dropped}};
+    std::fputs(other_data.dump().c_str(), f);
+    std::fputs(",\"traceEvents\":[", f);
+    event_sink events(f);
+    events.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", pid}, {"args", {{"name", process_name}}}});
     std::vector<elsewhere> other;
-    for (const trace_track& t : tracks) {
-      add_track(events, t, origin_ns, pid, flows, other);
-      dropped += t.recorder->dropped();
-    }
+    for (const trace_track& t : tracks) add_track(events, t, origin_ns, pid, flows, other);
     add_other_tracks(events, other, pid);
-    const json doc = {{"traceEvents", std::move(events)},
-                      {"displayTimeUnit", "ms"},
-                      {"otherData", {{"producer", "phaseloop"}, {"dropped_events", dropped}}}};
-    const std::string text = doc.dump();
-    std::FILE* f = std::fopen(path, "w");
-    if (f == nullptr) return -errno;
-    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    const int e = ok ? 0 : errno;
-    if (std::fclose(f) != 0 || !ok) return e != 0 ? -e : -EIO;
-    return 0;
+    if (std::fputs("]}", f) == EOF || events.failed()) status = errno != 0 ? -errno : -EIO;
   } catch (const std::bad_alloc&) {
-    return errc::no_memory;
+    status = errc::no_memory;
   } catch (...) {
-    return -EIO;
+    status = -EIO;
   }
+  if (std::fclose(f) != 0 && status == 0) status = errno != 0 ? -errno : -EIO;
+  return status;
 }
 
 #else  // !PHASELOOP_HAVE_JSON

@@ -14,6 +14,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/trace.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 cat > "$tmp/prog.c" <<'C'
 #include <stdio.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <uv.h>
 static int fired;
 static uv_fs_t stat_req;
@@ -38,6 +40,16 @@ static void on_wake(uv_async_t* a) {
   else uv_close((uv_handle_t*)a, on_close);
 }
 static void sender(void* arg) { uv_async_send(arg); }
+/* A write that completes at once: its callback runs in the pending phase. */
+static uv_pipe_t pipe_end;
+static uv_write_t write_req;
+static int peer_fd = -1, written;
+static void on_write(uv_write_t* r, int status) {
+  (void)r;
+  written = status == 0;
+  uv_close((uv_handle_t*)&pipe_end, on_close);
+  close(peer_fd);
+}
 int main(int argc, char** argv) {
   uv_loop_t* loop = uv_default_loop();
   uv_thread_t thread;
@@ -57,13 +69,22 @@ int main(int argc, char** argv) {
   uv_queue_work(loop, &work, do_work, after_work);
   uv_async_init(loop, &wake, on_wake);
   uv_thread_create(&thread, sender, &wake);
+  {
+    int fds[2];
+    uv_buf_t b = uv_buf_init("x", 1);
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds) != 0) return 2;
+    peer_fd = fds[1];
+    uv_pipe_init(loop, &pipe_end, 0);
+    uv_pipe_open(&pipe_end, fds[0]);
+    uv_write(&write_req, (uv_stream_t*)&pipe_end, &b, 1, on_write);
+  }
   uv_run(loop, UV_RUN_DEFAULT);
   uv_thread_join(&thread);
   uv_close((uv_handle_t*)&t, on_close);
   uv_close((uv_handle_t*)&i, on_close);
   uv_close((uv_handle_t*)&c, on_close);
   uv_run(loop, UV_RUN_DEFAULT);
-  return uv_loop_close(loop) == 0 && fired == 3 && woken == 2 ? 0 : 1;
+  return uv_loop_close(loop) == 0 && fired == 3 && woken == 2 && written ? 0 : 1;
 }
 C
 status=0
@@ -75,14 +96,16 @@ kinds=timer,idle,check,fs,"work done",async,close
 # the stat's and the work's start to their callbacks through their jobs on
 # threadpool workers (two job slices), a flow from each of the two async
 # sends (one from another thread's track, one from the loop's own) to its
-# callback, and the loop's close as an instant.
+# callback, a flow from a write to its callback in the pending phase, and
+# the loop's close as an instant.
 run() {
   name=$1 out=$2
   shift 2
   if ! env PHASELOOP_TRACE="$out" "$@" > "$tmp/log" 2>&1; then
     echo "FAIL $name: the program failed"; cat "$tmp/log"; status=1; return
   fi
-  if "$check" "$out" --phases "$phases" --kinds "$kinds" --flows 4 --jobs 2 --sends 2 > "$tmp/log" &&
+  if "$check" "$out" --phases "$phases" --kinds "$kinds" --flows 5 --jobs 2 --sends 2 > "$tmp/log" &&
+      grep -q '"name":"write"' "$out" &&
       grep -q '"name":"loop closed"' "$out" && grep -q '"threadpool":' "$out" &&
       grep -q '"name":"threadpool worker [0-9]*"' "$out" && grep -q '"name":"thread [0-9]*"' "$out"; then
     echo "ok: $name: $(cat "$tmp/log")"
