@@ -33,6 +33,11 @@ void release_fs_op(fs_op& op) noexcept;
 /// Returns false.
 bool throw_error(JSContext* cx, const char* ctor, const std::string& message, const char* code);
 
+/// Whether `err` is a Node >= 12 internal error made by throw_error (its
+/// prototype's toString is NodeError's); then `code` is its code. Its stack
+/// header is "Name [CODE]: message", as Node prints it.
+bool node_error_code(JSContext* cx, JS::HandleObject err, std::string& code);
+
 /// Throws a TypeError like Node's ERR_INVALID_ARG_TYPE for a callback.
 bool throw_callback_type(JSContext* cx, const char* name, JS::HandleValue got);
 

@@ -8,8 +8,10 @@
 // output lines; where they part, the kinds of event on each side name the
 // rule.
 
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -43,6 +45,7 @@ struct run_result {
   target mode;
   int status = 0;       // exit status, or -signal
   bool ran = false;     // the child could be started
+  bool timed_out = false;  // stopped by --timeout
   std::vector<std::string> lines;
   std::string err;
   std::vector<record> records;  // E and L in order
@@ -72,9 +75,9 @@ std::vector<std::string> split_tabs(const std::string& s) {
   }
 }
 
-std::string read_all(int fd) {
+// Everything from `fd`'s current position to its end.
+std::string read_rest(int fd) {
   std::string out;
-  if (lseek(fd, 0, SEEK_SET) < 0) return out;
   char buf[65536];
   for (;;) {
     const ssize_t n = read(fd, buf, sizeof buf);
@@ -85,13 +88,19 @@ std::string read_all(int fd) {
   return out;
 }
 
+// A memory file's whole content.
+std::string read_all(int fd) { return lseek(fd, 0, SEEK_SET) < 0 ? std::string() : read_rest(fd); }
+
 std::string self_exe() {
   char buf[4096];
   const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("phaseloop");
 }
 
-bool run_child(run_result& r, const std::string& file, const std::vector<std::string>& args) {
+// Runs one mode; `timeout_s` > 0 stops it (SIGKILL) after that long;
+// `script_fd` >= 0 is its standard input (the script, for `-`).
+bool run_child(run_result& r, const std::string& file, const std::vector<std::string>& args, double timeout_s,
+               int script_fd) {
   const int out = memfd_create("phaseloop-stdout", 0);
   const int err = memfd_create("phaseloop-stderr", 0);
   const int ann = memfd_create("phaseloop-annotate", 0);
@@ -114,13 +123,34 @@ bool run_child(run_result& r, const std::string& file, const std::vector<std::st
     return false;
   }
   if (pid == 0) {
+    // The script first: its descriptor may be 3, which the annotations take.
+    if (script_fd >= 0 && dup2(script_fd, 0) < 0) _exit(127);
     if (dup2(out, 1) < 0 || dup2(err, 2) < 0 || dup2(ann, 3) < 0) _exit(127);
     execv(exe.c_str(), argv.data());
     _exit(127);
   }
   int ws = 0;
-  while (waitpid(pid, &ws, 0) < 0) {
-    if (errno != EINTR) return false;
+  timespec start{};
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  for (;;) {
+    const pid_t w = waitpid(pid, &ws, timeout_s > 0 ? WNOHANG : 0);
+    if (w == pid) break;
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (static_cast<double>(now.tv_sec - start.tv_sec) + static_cast<double>(now.tv_nsec - start.tv_nsec) / 1e9 >=
+        timeout_s) {
+      kill(pid, SIGKILL);
+      r.timed_out = true;
+      while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    const timespec nap{0, 5'000'000};
+    nanosleep(&nap, nullptr);
   }
   if (WIFEXITED(ws)) {
     r.status = WEXITSTATUS(ws);
@@ -201,6 +231,7 @@ std::string describe(const record& r, bool with_where) {
 }
 
 std::string end_of(const run_result& r) {
+  if (r.timed_out) return "was stopped by the timeout";
   for (const record& x : r.ends) {
     if (x.kind == "uncaught") return "stopped on an uncaught exception (" + x.what + ")";
     if (x.kind == "rejection") return "stopped on an unhandled rejection (" + x.what + ")";
@@ -441,25 +472,40 @@ std::string fit(const std::string& s, std::size_t w) {
 
 }  // namespace
 
-int compare_modes(const std::vector<target>& modes, const std::string& file,
-                  const std::vector<std::string>& args) {
+int compare_modes(const std::vector<target>& modes, const std::string& file, const std::vector<std::string>& args,
+                  double timeout_s) {
+  // `-`: the script is read once from standard input, and each mode reads
+  // it from the start of a memory file.
+  int script_fd = -1;
+  if (file == "-") {
+    script_fd = memfd_create("phaseloop-script", 0);
+    const std::string text = script_fd >= 0 ? read_rest(0) : std::string();
+    if (script_fd < 0 || write(script_fd, text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+      std::fprintf(stderr, "phaseloop: cannot keep the script from standard input: %s\n", std::strerror(errno));
+      return 2;
+    }
+  }
   std::vector<run_result> runs;
   for (const target& m : modes) {
     run_result r;
     r.mode = m;
-    if (!run_child(r, file, args)) return 2;
+    if (script_fd >= 0) lseek(script_fd, 0, SEEK_SET);
+    if (!run_child(r, file, args, timeout_s, script_fd)) return 2;
     if (!r.ran) {
       std::fprintf(stderr, "phaseloop: could not run mode %s\n", name(m));
       return 2;
     }
+    if (r.timed_out)
+      std::fprintf(stderr, "phaseloop: mode %s was stopped after %g s (--timeout=%g)\n", name(m), timeout_s, timeout_s);
     runs.push_back(std::move(r));
   }
+  if (script_fd >= 0) close(script_fd);
 
   std::size_t rows = 0;
   std::vector<std::size_t> widths;
   for (const run_result& r : runs) {
     rows = std::max(rows, r.lines.size());
-    std::size_t w = std::max<std::size_t>(width(name(r.mode)), 6);
+    std::size_t w = std::max<std::size_t>(width(name(r.mode)), r.timed_out ? 9 : 6);  // "timed out"
     for (const std::string& l : r.lines) w = std::max(w, width(l));
     widths.push_back(std::min<std::size_t>(w, 40));
   }
@@ -497,7 +543,9 @@ int compare_modes(const std::vector<target>& modes, const std::string& file,
   bool statuses_differ = false;
   for (std::size_t i = 0; i < runs.size(); i++) {
     const run_result& r = runs[i];
-    std::string st = r.status < 0 ? "signal " + std::to_string(-r.status) : "exit " + std::to_string(r.status);
+    std::string st = r.timed_out    ? std::string("timed out")
+                     : r.status < 0 ? "signal " + std::to_string(-r.status)
+                                    : "exit " + std::to_string(r.status);
     status += fit(st, widths[i]);
     if (i + 1 < runs.size()) status += " | ";
     if (r.status != runs[0].status) statuses_differ = true;

@@ -373,7 +373,8 @@ void engine::die_with(JS::HandleValue error, JS::HandleObject thrown, const char
     msg += '\n';
   }
   out_.finish();
-  std::fputs(msg.c_str(), stderr);
+  // fwrite: the source line or the message may hold a NUL byte.
+  std::fwrite(msg.data(), 1, msg.size(), stderr);
   if (tracker_) tracker_->note(why, text.substr(0, text.find('\n')));
   exit_now(1);
 }

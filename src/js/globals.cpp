@@ -20,6 +20,71 @@ extern char** environ;
 
 namespace phaseloop::runner {
 
+namespace {
+
+// Node >= 12's NodeError.prototype.toString: "TypeError [CODE]: message".
+bool node_error_to_string(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  JS::RootedObject self(cx, JS::ToObject(cx, args.thisv()));
+  if (!self) return false;
+  std::string parts[3];
+  const char* names[3] = {"name", "code", "message"};
+  for (int i = 0; i < 3; i++) {
+    JS::RootedValue v(cx);
+    if (!JS_GetProperty(cx, self, names[i], &v)) return false;
+    if (!v.isUndefined() && !value_to_utf8(cx, v, parts[i])) return false;
+  }
+  const std::string text = parts[0] + " [" + parts[1] + "]: " + parts[2];
+  JSString* s = JS_NewStringCopyN(cx, text.data(), text.size());
+  if (s == nullptr) return false;
+  args.rval().setString(s);
+  return true;
+}
+
+// Gives `err` (made by `ctor`) the shape of a Node internal error with
+// `code`, as the script's Node version made them. Node <= 11: a prototype
+// between the error and ctor.prototype names it "TypeError [CODE]" and
+// holds `code` (the error has neither as its own). Node >= 12: an own
+// enumerable `code`, and a prototype whose toString (and so the header of
+// the stack Node prints) says "TypeError [CODE]: message". Each error gets
+// its own prototype: these errors are rare.
+bool shape_node_error(JSContext* cx, JS::HandleObject err, const char* ctor, const char* code) {
+  JS::RootedObject base(cx);
+  if (!JS_GetPrototype(cx, err, &base)) return false;
+  JS::RootedObject proto(cx, JS_NewObjectWithGivenProto(cx, nullptr, base));
+  JS::RootedString c(cx, JS_NewStringCopyZ(cx, code));
+  if (!proto || !c) return false;
+  const auto& o = script_host::from(cx).options();
+  if (o.mode != node::mode::current) {
+    const std::string name = std::string(ctor) + " [" + code + "]";
+    JS::RootedString n(cx, JS_NewStringCopyN(cx, name.data(), name.size()));
+    if (!n || !JS_DefineProperty(cx, proto, "name", n, 0) || !JS_DefineProperty(cx, proto, "code", c, 0)) return false;
+  } else if (!JS_DefineFunction(cx, proto, "toString", node_error_to_string, 0, 0) ||
+             !JS_DefineProperty(cx, err, "code", c, JSPROP_ENUMERATE)) {
+    return false;
+  }
+  return JS_SetPrototype(cx, err, proto);
+}
+
+}  // namespace
+
+bool node_error_code(JSContext* cx, JS::HandleObject err, std::string& code) {
+  JS::RootedObject proto(cx);
+  if (!JS_GetPrototype(cx, err, &proto) || !proto) return false;
+  JS::Rooted<mozilla::Maybe<JS::PropertyDescriptor>> desc(cx);
+  if (!JS_GetOwnPropertyDescriptor(cx, proto, "toString", &desc) || desc.isNothing() || !desc->hasValue() ||
+      !desc->value().isObject() || !JS_IsNativeFunction(&desc->value().toObject(), node_error_to_string)) {
+    JS_ClearPendingException(cx);
+    return false;
+  }
+  JS::RootedValue v(cx);
+  if (!JS_GetProperty(cx, err, "code", &v) || !v.isString()) {
+    JS_ClearPendingException(cx);
+    return false;
+  }
+  return value_to_utf8(cx, v, code);
+}
+
 bool throw_error(JSContext* cx, const char* ctor, const std::string& message, const char* code) {
   JS::RootedObject global(cx, JS::CurrentGlobalOrNull(cx));
   JS::RootedValue ctor_v(cx);
@@ -31,8 +96,12 @@ bool throw_error(JSContext* cx, const char* ctor, const std::string& message, co
   JS::RootedObject err(cx);
   if (!JS::Construct(cx, ctor_v, argv, &err)) return false;
   if (code != nullptr) {
-    JS::RootedString c(cx, JS_NewStringCopyZ(cx, code));
-    if (!c || !JS_DefineProperty(cx, err, "code", c, JSPROP_ENUMERATE)) return false;
+    if (script_host::from(cx).options().browser) {
+      JS::RootedString c(cx, JS_NewStringCopyZ(cx, code));
+      if (!c || !JS_DefineProperty(cx, err, "code", c, JSPROP_ENUMERATE)) return false;
+    } else if (!shape_node_error(cx, err, ctor, code)) {
+      return false;
+    }
   }
   JS::RootedValue v(cx, JS::ObjectValue(*err));
   JS_SetPendingException(cx, v);
@@ -233,7 +302,8 @@ JSObject* make_process(engine& e) {
   }
   // process.argv: [execPath, script, args...]
   JS::RootedValueVector argv(cx);
-  std::vector<std::string> items{self_path(), e.options().path};
+  // (Node gives "-" for a script read from standard input.)
+  std::vector<std::string> items{self_path(), e.options().from_stdin ? std::string("-") : e.options().path};
   items.insert(items.end(), e.options().args.begin(), e.options().args.end());
   for (const std::string& s : items) {
     JSString* str = JS_NewStringCopyN(cx, s.data(), s.size());
@@ -323,10 +393,13 @@ bool define_globals(engine& e, JS::HandleObject global) {
   JS::RootedObject process(cx, make_process(e));
   if (!process || !JS_DefineProperty(cx, global, "process", process, 0)) return false;
   e.set_process_object(process);
-  JS::RootedObject performance(cx, JS_NewPlainObject(cx));
-  if (!performance || !JS_DefineFunction(cx, performance, "now", performance_now, 0, JSPROP_ENUMERATE) ||
-      !JS_DefineProperty(cx, global, "performance", performance, 0)) {
-    return false;
+  // A global performance came with Node 16 (before, require('perf_hooks')).
+  if (e.mode() == node::mode::current) {
+    JS::RootedObject performance(cx, JS_NewPlainObject(cx));
+    if (!performance || !JS_DefineFunction(cx, performance, "now", performance_now, 0, JSPROP_ENUMERATE) ||
+        !JS_DefineProperty(cx, global, "performance", performance, 0)) {
+      return false;
+    }
   }
   if (e.options().expose_gc && !JS_DefineFunction(cx, global, "gc", run_gc, 0, 0)) return false;
   return JS_DefineProperty(cx, global, "global", global, 0);

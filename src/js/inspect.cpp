@@ -25,6 +25,8 @@
 #include <string_view>
 #include <vector>
 
+#include "js/bindings.hpp"
+
 namespace phaseloop::runner {
 
 namespace {
@@ -1165,6 +1167,7 @@ bool error_stack(JSContext* cx, JS::HandleObject err, std::string& out, bool& fr
   if (!found) name = "Error";
   if (!get_string_prop(cx, err, "message", message, found)) return false;
   if (!get_string_prop(cx, err, "stack", stack, found)) return false;
+  if (std::string code; node_error_code(cx, err, code)) name += " [" + code + "]";
   out = message.empty() ? name : name + ": " + message;
   if (!found) return true;
   // SpiderMonkey's frames are "fn@file:line:col"; Node's "    at fn (file:line:col)".

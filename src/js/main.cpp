@@ -26,15 +26,20 @@ using phaseloop::runner::target;
 const char usage_text[] =
     "usage: phaseloop run [--mode=node10|node11|node|browser] [--trace] [--trace=OUT.json] [--expose-gc]\n"
     "                     FILE.js [ARGS...]\n"
-    "       phaseloop compare [--modes=node10,node11,node,browser] FILE.js [ARGS...]\n"
+    "       phaseloop compare [--modes=node10,node11,node,browser] [--timeout=SECONDS] FILE.js [ARGS...]\n"
     "       phaseloop trace [-o FILE] [--html] [--profile VERSION] -- COMMAND [ARGS...]\n"
     "       phaseloop trace view FILE.json [-o FILE.html]\n"
-    "       phaseloop --help | --version\n";
+    "       phaseloop --help | --version | -V\n"
+    "  (FILE.js may be - for standard input; COMMAND --help shows one command's help)\n";
 
-const char help_text[] =
+const char help_intro[] =
     "phaseloop runs JavaScript (SpiderMonkey) on phaseloop's event loop with the\n"
     "scheduling rules of a chosen Node version, or of a browser window.\n"
-    "\n"
+    "\n";
+
+// The help of each command (`phaseloop run --help`, ...), also parts of
+// `phaseloop --help`.
+const char help_run[] =
     "  phaseloop run [--mode=MODE] [--trace] [--trace=OUT.json] [--expose-gc] FILE.js [ARGS...]\n"
     "      Runs FILE.js as Node's main module (CommonJS: require, module, exports,\n"
     "      __filename, __dirname). MODE is one of\n"
@@ -99,13 +104,19 @@ const char help_text[] =
     "\n"
     "  --expose-gc\n"
     "      Defines gc(), which runs a full garbage collection (as node --expose-gc).\n"
-    "\n"
-    "  phaseloop compare [--modes=M1,M2,...] FILE.js [ARGS...]\n"
+    "\n";
+
+const char help_compare[] =
+    "  phaseloop compare [--modes=M1,M2,...] [--timeout=SECONDS] FILE.js [ARGS...]\n"
     "      Runs FILE.js in each mode (default: node10,node11,node,browser), prints their\n"
     "      outputs side by side, marks the lines that differ, and names the rule\n"
-    "      behind the first divergence. Exit status: 0 when every mode printed\n"
-    "      the same and exited alike, 1 when they diverge, 2 on errors.\n"
-    "\n"
+    "      behind the first divergence. A mode still running after SECONDS\n"
+    "      (default 60; 0: no limit) is stopped, and said to be.\n"
+    "      Exit status: 0 when every mode printed the same and exited alike,\n"
+    "      1 when they diverge or FILE.js cannot be read, 2 on other errors.\n"
+    "\n";
+
+const char help_trace[] =
     "  phaseloop trace [-o FILE] [--html] [--profile VERSION] -- COMMAND [ARGS...]\n"
     "      Runs COMMAND, any program that links libuv.so.1 (a libuv server, node),\n"
     "      on phaseloop's drop-in libuv.so.1 with a timeline of every loop it opens\n"
@@ -123,9 +134,25 @@ const char help_text[] =
     "      a track per loop, phases with their iterations, callbacks nested,\n"
     "      counters; zoom, pan, details on hover; tables of time per phase, the\n"
     "      slowest callbacks and the busy time per iteration.\n"
-    "\n"
+    "\n";
+
+const char help_exit[] =
+    "  FILE.js - (or /dev/stdin) reads the script from standard input; Node's\n"
+    "  names then: __filename [stdin], __dirname ., process.argv[1] -.\n"
     "  Exit status 2 also means a usage error; a file that cannot be read\n"
-    "  gives status 1 (\"phaseloop: cannot open FILE: reason\").\n";
+    "  gives status 1 in run and compare (\"phaseloop: cannot open FILE: reason\").\n";
+
+// `phaseloop COMMAND --help`: that command's usage and help, on stdout.
+int command_help(const char* help) {
+  std::fputs(help, stdout);
+  std::fputs(help_exit, stdout);
+  return 0;
+}
+
+int mode_needs_value() {
+  std::fputs("phaseloop: --mode needs a value (node10, node11, node or browser)\n", stderr);
+  return 2;
+}
 
 int usage() {
   std::fputs(usage_text, stderr);
@@ -167,6 +194,7 @@ int run_command(int argc, char** argv) {
   phaseloop::runner::run_options o;
   int i = 2;
   for (std::string_view a; next_option(argc, argv, i, a); i++) {
+    if (a == "--help" || a == "-h") return command_help(help_run);
     if (a == "--trace") {
       o.trace = true;
     } else if (starts_with(a, "--trace=")) {
@@ -177,8 +205,10 @@ int run_command(int argc, char** argv) {
       }
     } else if (a == "--expose-gc") {
       o.expose_gc = true;
-    } else if (starts_with(a, "--mode=") || (a == "--mode" && i + 1 < argc)) {
+    } else if (starts_with(a, "--mode=") || a == "--mode") {
+      if (a == "--mode" && i + 1 >= argc) return mode_needs_value();
       std::string_view m = a == "--mode" ? std::string_view(argv[++i]) : a.substr(7);
+      if (m.empty()) return mode_needs_value();
       phaseloop::runner::target t;
       if (!phaseloop::runner::target::parse(m, t)) return unknown_mode(m);
       o.browser = t.browser;
@@ -201,7 +231,14 @@ int run_command(int argc, char** argv) {
   }
   o.file = argv[i++];
   for (; i < argc; i++) o.args.emplace_back(argv[i]);
-  if (!resolve(o.file, o.path)) return 1;
+  if (o.file == "-") {
+    o.from_stdin = true;
+    o.path = "[stdin]";  // as Node names it
+  } else if (o.file == "/dev/stdin") {
+    o.path = o.file;  // (its real path is a pipe's, which cannot be opened by name)
+  } else if (!resolve(o.file, o.path)) {
+    return 1;
+  }
   if (!o.trace_file.empty()) {
     // Made now, so that a path that cannot be written fails before the run.
     std::FILE* f = std::fopen(o.trace_file.c_str(), "w");
@@ -217,8 +254,18 @@ int run_command(int argc, char** argv) {
 int compare_command(int argc, char** argv) {
   std::vector<target> modes = {{false, mode::node10}, {false, mode::node11}, {false, mode::current}, {true, mode::current}};
   int i = 2;
+  double timeout_s = 60;
   for (std::string_view a; next_option(argc, argv, i, a); i++) {
-    if (starts_with(a, "--modes=")) {
+    if (a == "--help" || a == "-h") return command_help(help_compare);
+    if (starts_with(a, "--timeout=")) {
+      const std::string v(a.substr(10));
+      char* end = nullptr;
+      timeout_s = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != '\0' || !(timeout_s >= 0) || timeout_s > 1e6) {
+        std::fprintf(stderr, "phaseloop: --timeout wants seconds (0: no limit), not '%s'\n", v.c_str());
+        return 2;
+      }
+    } else if (starts_with(a, "--modes=")) {
       modes.clear();
       std::string_view list = a.substr(8);
       while (!list.empty()) {
@@ -241,9 +288,10 @@ int compare_command(int argc, char** argv) {
   if (i >= argc) return usage();
   const std::string file = argv[i++];
   std::string path;
-  if (!resolve(file, path)) return 2;
+  if (file != "-" && file != "/dev/stdin" && !resolve(file, path)) return 1;  // as run says it
   std::vector<std::string> args(argv + i, argv + argc);
-  return phaseloop::runner::compare_modes(modes, file, args);
+  // /dev/stdin is read once, as "-" is: a pipe cannot be read by every mode.
+  return phaseloop::runner::compare_modes(modes, file == "/dev/stdin" ? "-" : file, args, timeout_s);
 }
 
 }  // namespace
@@ -254,10 +302,10 @@ int main(int argc, char** argv) {
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::fputs(usage_text, stdout);
     std::fputs("\n", stdout);
-    std::fputs(help_text, stdout);
+    for (const char* part : {help_intro, help_run, help_compare, help_trace, help_exit}) std::fputs(part, stdout);
     return 0;
   }
-  if (cmd == "--version") {
+  if (cmd == "--version" || cmd == "-V") {
     std::printf("phaseloop %s (SpiderMonkey %d.%d; modes node10 = %s, node11 = %s, node = %s)\n",
                 PACKAGE_VERSION, MOZJS_MAJOR_VERSION, MOZJS_MINOR_VERSION,
                 phaseloop::runner::node_version(mode::node10),

@@ -25,15 +25,16 @@ const char* node_version(node::mode m) noexcept {
 
 namespace {
 
-bool read_file(const std::string& path, std::string& out) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
+// Reads `path`, or standard input when `path` is null.
+bool read_file(const char* path, std::string& out) {
+  std::FILE* f = path != nullptr ? std::fopen(path, "rb") : stdin;
   if (f == nullptr) return false;
   char buf[65536];
   std::size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
   const bool ok = !std::ferror(f);
   const int saved = errno;
-  std::fclose(f);
+  if (f != stdin) std::fclose(f);
   errno = saved;
   return ok;
 }
@@ -58,7 +59,7 @@ bool target::parse(std::string_view s, target& out) noexcept {
 
 int run_script(const run_options& o) {
   std::string source;
-  if (!read_file(o.path, source)) {
+  if (!read_file(o.from_stdin ? nullptr : o.path.c_str(), source)) {
     std::fprintf(stderr, "phaseloop: cannot open %s: %s\n", o.file.c_str(), std::strerror(errno));
     return 1;
   }

@@ -54,9 +54,12 @@ struct run_options {
   bool expose_gc = false;
   /// --annotate=FD: where each output line's provenance goes (-1: nowhere).
   int annotate_fd = -1;
-  /// The script as named on the command line, and its absolute path.
+  /// The script as named on the command line, and its absolute path
+  /// ("[stdin]" when read from standard input, as Node names it).
   std::string file;
   std::string path;
+  /// `phaseloop run -`: the script is standard input.
+  bool from_stdin = false;
   /// Arguments after the file name (process.argv[2...]).
   std::vector<std::string> args;
 };
@@ -70,8 +73,10 @@ int run_script(const run_options& o);
 
 /// `phaseloop compare`: 0 when every mode printed the same, 1 when they
 /// diverge, 2 on errors. Each mode runs in a child process of this program.
-int compare_modes(const std::vector<target>& modes, const std::string& file,
-                  const std::vector<std::string>& args);
+/// `timeout_s` > 0 stops a mode that runs longer (it is reported as
+/// stopped); `file` "-" reads the script from standard input once.
+int compare_modes(const std::vector<target>& modes, const std::string& file, const std::vector<std::string>& args,
+                  double timeout_s);
 
 /// `phaseloop trace ...`: runs a program on the drop-in with tracing on, or
 /// (`trace view`) writes a trace's HTML page. Returns the exit status.

@@ -236,7 +236,8 @@ void window_engine::report(JS::HandleValue error, JS::HandleObject stack) {
   }
   msg += "Uncaught " + text + "\n";
   out_.finish();
-  std::fputs(msg.c_str(), stderr);
+  // fwrite: the source line or the message may hold a NUL byte.
+  std::fwrite(msg.data(), 1, msg.size(), stderr);
   std::fflush(stderr);
   errors_++;
 }

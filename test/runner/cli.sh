@@ -1,0 +1,98 @@
+#!/bin/sh
+# The command line: run --help and compare --help, -V, --mode without a
+# value, scripts from standard input (run - and /dev/stdin, compare -), a
+# missing file's status in run and compare, compare --timeout, and a NUL
+# byte in the source line an error report shows.
+. "${srcdir:-.}/test/runner/lib.sh"
+set -e
+
+# cmd ARGS...: runs phaseloop; stdout, stderr, $status as run_js does.
+cmd() {
+  checks=$((checks + 1))
+  set +e
+  "$pl" "$@" > "$tmp/out" 2> "$tmp/err"
+  status=$?
+  set -e
+  check_sanitizers "$*"
+}
+
+cmd run --help
+expect_status "run --help" 0
+expect_in "$tmp/out" "run --help" "phaseloop run [--mode=MODE]"
+expect_in "$tmp/out" "run --help" "--trace=OUT.json"
+expect_not_in "$tmp/out" "run --help" "phaseloop compare ["
+cmd compare --help
+expect_status "compare --help" 0
+expect_in "$tmp/out" "compare --help" "phaseloop compare [--modes=M1,M2,...] [--timeout=SECONDS]"
+expect_not_in "$tmp/out" "compare --help" "--expose-gc"
+
+cmd -V
+expect_status "-V" 0
+expect_in "$tmp/out" "-V" "SpiderMonkey 102"
+
+cmd run --mode
+expect_status "run --mode" 2
+expect_in "$tmp/err" "run --mode" "--mode needs a value"
+cmd run --mode= x.js
+expect_status "run --mode=" 2
+expect_in "$tmp/err" "run --mode=" "--mode needs a value"
+
+# Standard input, with Node's names for such a script.
+printf '%s\n' "console.log(__filename, __dirname, process.argv[1], process.argv[2]);" > "$tmp/names.js"
+for m in node10 node; do
+  checks=$((checks + 1))
+  status=0
+  "$pl" run --mode=$m - extra < "$tmp/names.js" > "$tmp/out" 2> "$tmp/err" || status=$?
+  expect_status "run - ($m)" 0
+  expect_stdout "run - ($m)" "[stdin] . - extra"
+done
+checks=$((checks + 1))
+status=0
+printf 'console.log("piped")\n' | "$pl" run /dev/stdin > "$tmp/out" 2> "$tmp/err" || status=$?
+expect_status "run /dev/stdin" 0
+expect_stdout "run /dev/stdin" "piped"
+checks=$((checks + 1))
+status=0
+printf 'setTimeout(() => console.log("t"), 0); Promise.resolve().then(() => console.log("p"));\n' |
+  "$pl" compare - > "$tmp/out" 2> "$tmp/err" || status=$?
+expect_status "compare -" 0
+expect_in "$tmp/out" "compare -" "All 4 modes print the same 2 lines."
+# An error in a script from standard input is located as Node does.
+checks=$((checks + 1))
+status=0
+printf 'let a = 1;\nthrow new Error("from stdin");\n' | "$pl" run - > "$tmp/out" 2> "$tmp/err" || status=$?
+expect_status "throw from stdin" 1
+expect_in "$tmp/err" "throw from stdin" "[stdin]:2"
+
+# A missing file: status 1 in both commands.
+cmd run "$tmp/nope.js"
+expect_status "run missing" 1
+expect_in "$tmp/err" "run missing" "cannot open $tmp/nope.js"
+cmd compare "$tmp/nope.js"
+expect_status "compare missing" 1
+expect_in "$tmp/err" "compare missing" "cannot open $tmp/nope.js"
+
+# compare --timeout: a mode that never ends is stopped and named; the
+# others still run and the runs are compared.
+cat > "$tmp/forever.js" <<'JS'
+console.log('start');
+if (typeof setImmediate === 'function') setInterval(() => {}, 1000);
+JS
+cmd compare --modes=node,browser --timeout=1 "$tmp/forever.js"
+expect_status "compare --timeout" 1
+expect_in "$tmp/err" "compare --timeout" "phaseloop: mode node was stopped after 1 s (--timeout=1)"
+expect_in "$tmp/out" "compare --timeout" "timed out"
+expect_in "$tmp/out" "compare --timeout" "was stopped by the timeout"
+for bad in --timeout=x --timeout=-1 --timeout=; do
+  cmd compare $bad "$tmp/forever.js"
+  expect_status "compare $bad" 2
+  expect_in "$tmp/err" "compare $bad" "--timeout wants seconds"
+done
+
+# A NUL byte in the line an error report shows: the report goes on past it.
+printf 'const s = "a\000b"; throw new Error("after the nul");\n' > "$tmp/nul.js"
+run_js node "$tmp/nul.js"
+expect_status "NUL in the source line" 1
+expect_in "$tmp/err" "NUL in the source line" "Error: after the nul"
+
+done_testing
