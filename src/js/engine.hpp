@@ -55,6 +55,7 @@ struct js_timeout {
   std::uint64_t id;
   JS::PersistentRootedObject self;  // initialized while scheduled
   bool in_callback = false;
+  bool known_by_id = false;  // converted to its number (Node 20): clearTimeout(id) finds it
   detail::link<js_timeout> node;
   js_timeout(node::runtime& rt, engine* e, std::uint64_t i) : t(rt), owner(e), id(i) {}
 };
@@ -117,6 +118,13 @@ class engine final : public script_host {
   void adopt(js_timeout& t) noexcept { timeouts_.push_back(t); }
   void adopt(js_immediate& i) noexcept { immediates_.push_back(i); }
   void forget(js_timeout& t) noexcept { timeouts_.erase(t); }
+  /// The Timeout whose number `id` the script has seen (Node 20's
+  /// knownTimersById), or nullptr.
+  js_timeout* timeout_known_by(std::uint64_t id) noexcept {
+    for (js_timeout* t = timeouts_.front(); t != nullptr; t = timeouts_.next(*t))
+      if (t->id == id && t->known_by_id) return t;
+    return nullptr;
+  }
   void forget(js_immediate& i) noexcept { immediates_.erase(i); }
   void adopt(fs_op& op) noexcept;
   void forget(fs_op& op) noexcept;

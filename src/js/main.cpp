@@ -66,7 +66,7 @@ const char help_run[] =
     "                exit status is 1 if an error reached stderr, else 0\n"
     "      Node globals: console, setTimeout/setInterval/setImmediate and clear*,\n"
     "      process (nextTick, exit, exitCode, argv, env, pid, version, hrtime,\n"
-    "      stdout.write), queueMicrotask, performance.now, require('fs').\n"
+    "      stdout.write), queueMicrotask, performance.now (node only), require('fs').\n"
     "      Exit status: process.exitCode (0 by default), the code given to\n"
     "      process.exit(), or 1 after an uncaught exception.\n"
     "\n"

@@ -8,12 +8,14 @@
 #include <js/Array.h>
 #include <js/Conversions.h>
 #include <js/Object.h>
+#include <js/Symbol.h>
 
 #include <cmath>
 #include <string>
 
 #include "js/bindings.hpp"
 #include "js/engine.hpp"
+#include "js/inspect.hpp"
 
 namespace phaseloop::runner {
 
@@ -152,10 +154,40 @@ void clear(js_timeout& r) {
   if (!r.in_callback) r.self.reset();
 }
 
+// Node 20: a Timeout converts to its number (Symbol.toPrimitive), and from
+// then on clearTimeout and clearInterval also take that number, or the
+// string of it.
+bool timeout_to_primitive(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  auto* r = this_record<js_timeout>(cx, args, &timeout_class);
+  if (r == nullptr) return false;
+  r->known_by_id = true;
+  args.rval().setNumber(static_cast<double>(r->id));
+  return true;
+}
+
+js_timeout* timeout_by_id(JSContext* cx, JS::HandleValue v) {
+  if (engine::from(cx).mode() != node::mode::current) return nullptr;
+  double n = -1;
+  if (v.isNumber()) {
+    n = v.toNumber();
+  } else if (v.isString()) {
+    std::string s;
+    if (!value_to_utf8(cx, v, s) || s.empty() || s.size() > 15 || s.find_first_not_of("0123456789") != std::string::npos ||
+        (s.size() > 1 && s[0] == '0'))
+      return nullptr;  // not the key an id would be
+    n = std::stod(s);
+  }
+  if (!(n >= 1) || n != std::floor(n) || n > 9007199254740991.0) return nullptr;
+  return engine::from(cx).timeout_known_by(static_cast<std::uint64_t>(n));
+}
+
 bool clear_timeout(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
-  // Anything but a Timeout (undefined, null, an id) is ignored.
+  // A Timeout, or in Node 20 the number of one the script has seen; anything
+  // else (undefined, null, an unknown id) is ignored.
   if (auto* r = record_of<js_timeout>(args.get(0), &timeout_class)) clear(*r);
+  else if (auto* k = timeout_by_id(cx, args.get(0))) clear(*k);
   args.rval().setUndefined();
   return true;
 }
@@ -333,6 +365,10 @@ bool define_timers(engine& e, JS::HandleObject global) {
   if (e.mode() == node::mode::node10 &&
       (!JS_DeleteProperty(cx, tproto, "hasRef") || !JS_DeleteProperty(cx, iproto, "hasRef"))) {
     return false;
+  }
+  if (e.mode() == node::mode::current) {
+    JS::RootedId to_primitive(cx, JS::PropertyKey::Symbol(JS::GetWellKnownSymbol(cx, JS::SymbolCode::toPrimitive)));
+    if (!JS_DefineFunctionById(cx, tproto, to_primitive, timeout_to_primitive, 1, 0)) return false;
   }
   e.set_proto(proto::timeout, tproto);
   e.set_proto(proto::immediate, iproto);
