@@ -321,9 +321,7 @@ const JSFunctionSpec performance_functions[] = {JS_FN("now", performance_now, 0,
 
 bool queue_microtask(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
-  if (!args.get(0).isObject() || !JS::IsCallable(&args.get(0).toObject())) {
-    return throw_type_error(cx, "Failed to execute 'queueMicrotask' on 'Window': parameter 1 is not of type 'Function'.");
-  }
+  if (!check_args(cx, args, "queueMicrotask", 1, true)) return false;
   JS::RootedObject fn(cx, &args.get(0).toObject());
   args.rval().setUndefined();
   return window_engine::from(cx).queue_microtask(window_job::queue_microtask, fn);
@@ -333,6 +331,19 @@ bool queue_microtask(JSContext* cx, unsigned argc, JS::Value* vp) {
 
 bool throw_type_error(JSContext* cx, const char* message) {
   return throw_error(cx, "TypeError", message, nullptr);
+}
+
+bool check_args(JSContext* cx, const JS::CallArgs& args, const char* method, unsigned needed, bool callback,
+                const char* iface) {
+  const std::string head = std::string("Failed to execute '") + method + "' on '" + iface + "': ";
+  if (args.length() < needed) {
+    const std::string msg = head + std::to_string(needed) + (needed == 1 ? " argument" : " arguments") +
+                            " required, but only " + std::to_string(args.length()) + " present.";
+    return throw_type_error(cx, msg.c_str());
+  }
+  if (callback && !(args.get(0).isObject() && JS::IsCallable(&args.get(0).toObject())))
+    return throw_type_error(cx, (head + "parameter 1 is not of type 'Function'.").c_str());
+  return true;
 }
 
 bool define_window_globals(window_engine& e, JS::HandleObject global) {

@@ -223,6 +223,13 @@ class window_tracer final : public browser::observer, public line_listener {
 bool define_window_globals(window_engine& e, JS::HandleObject global);
 /// Throws a TypeError with `message`; returns false.
 bool throw_type_error(JSContext* cx, const char* message);
+/// Chromium's argument checks of a Window (or other `iface`) method
+/// `method`: false after throwing its TypeError when fewer than `needed`
+/// arguments came ("1 argument required, but only 0 present."), or, when
+/// `callback` is set, when argument 1 is not callable ("parameter 1 is not
+/// of type 'Function'.").
+bool check_args(JSContext* cx, const JS::CallArgs& args, const char* method, unsigned needed, bool callback,
+                const char* iface = "Window");
 
 /// setTimeout, setInterval, requestAnimationFrame, requestIdleCallback,
 /// MessageChannel and their companions (window_api.cpp).

@@ -97,6 +97,7 @@ void fire_timer(browser::dom_timer* t) {
 
 bool set_timer(JSContext* cx, unsigned argc, JS::Value* vp, bool repeat) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  if (!check_args(cx, args, repeat ? "setInterval" : "setTimeout", 1, false)) return false;
   window_engine& e = window_engine::from(cx);
   JS::RootedValue handler(cx, args.get(0));
   if (!callable(handler)) {
@@ -170,6 +171,8 @@ void call_once(window_engine& e, const window_callback& rec, JS::HandleValue arg
 template <callback_table& (window_engine::*Table)() noexcept, void (browser::runtime::*Cancel)(unsigned) noexcept>
 bool cancel_callback(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  const bool frames = Table == &window_engine::frames;
+  if (!check_args(cx, args, frames ? "cancelAnimationFrame" : "cancelIdleCallback", 1, false)) return false;
   window_engine& e = window_engine::from(cx);
   args.rval().setUndefined();
   uint32_t id = 0;
@@ -190,10 +193,7 @@ void run_frame(double timestamp, void* arg) {
 bool request_animation_frame(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
   window_engine& e = window_engine::from(cx);
-  if (!callable(args.get(0))) {
-    return throw_type_error(cx, "Failed to execute 'requestAnimationFrame' on 'Window': "
-                                "The callback provided as parameter 1 is not a function.");
-  }
+  if (!check_args(cx, args, "requestAnimationFrame", 1, true)) return false;
   auto rec = std::make_unique<window_callback>(e, cx);
   rec->fn = args[0];
   rec->id = e.rt().request_animation_frame(run_frame, rec.get());
@@ -265,10 +265,7 @@ void run_idle(const browser::idle_deadline& d, void* arg) {
 bool request_idle_callback(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
   window_engine& e = window_engine::from(cx);
-  if (!callable(args.get(0))) {
-    return throw_type_error(cx, "Failed to execute 'requestIdleCallback' on 'Window': "
-                                "The callback provided as parameter 1 is not a function.");
-  }
+  if (!check_args(cx, args, "requestIdleCallback", 1, true)) return false;
   // IdleRequestOptions { unsigned long timeout = 0 }.
   uint32_t timeout = 0;
   if (args.get(1).isObject()) {

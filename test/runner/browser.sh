@@ -165,8 +165,8 @@ for (const [what, f] of cases) {
 JS
 run_js browser "$tmp/badargs.js"
 expect_status "bad arguments" 0
-expect_stdout "bad arguments" "requestAnimationFrame(1) -> TypeError: Failed to execute 'requestAnimationFrame' on 'Window': The callback provided as parameter 1 is not a function.
-requestIdleCallback('x') -> TypeError: Failed to execute 'requestIdleCallback' on 'Window': The callback provided as parameter 1 is not a function.
+expect_stdout "bad arguments" "requestAnimationFrame(1) -> TypeError: Failed to execute 'requestAnimationFrame' on 'Window': parameter 1 is not of type 'Function'.
+requestIdleCallback('x') -> TypeError: Failed to execute 'requestIdleCallback' on 'Window': parameter 1 is not of type 'Function'.
 queueMicrotask(5) -> TypeError: Failed to execute 'queueMicrotask' on 'Window': parameter 1 is not of type 'Function'.
 MessageChannel() -> TypeError: Failed to construct 'MessageChannel': Please use the 'new' operator, this DOM object constructor cannot be called as a function.
 postMessage() -> TypeError: Failed to execute 'postMessage' on 'MessagePort': 1 argument required, but only 0 present.
@@ -281,7 +281,6 @@ got two"
 # ---- 6. idle callbacks and animation frames --------------------------------------
 cat > "$tmp/idle.js" <<'JS'
 cancelIdleCallback(98765);
-cancelIdleCallback();
 const c = requestIdleCallback(() => console.log('a cancelled idle callback ran'));
 cancelIdleCallback(c);
 requestIdleCallback((d) => {
