@@ -188,17 +188,29 @@ bool top_frame(JSContext* cx, JS::HandleObject frame, std::string& file, unsigne
 }
 
 // How a thrown value or rejection reason is shown: an Error's stack
-// ("Error: boom" and its frames), anything else as console.log shows it.
+// ("Error: boom" and its frames), a primitive as its string (Chromium's
+// "Uncaught a string"), any other object as console.log shows it.
 std::string shown(JSContext* cx, JS::HandleValue v) {
   std::string text;
   if (is_error(cx, v)) {
     JS::RootedObject obj(cx, &v.toObject());
     bool frames = false;
     if (!error_stack(cx, obj, text, frames)) text = "Error";
-  } else {
+  } else if (v.isObject() || v.isSymbol() || !value_to_utf8(cx, v, text)) {
+    text.clear();
+    JS_ClearPendingException(cx);
     inspect_options io;
     if (!inspect(cx, v, io, text)) text = "(a value that cannot be printed)";
   }
+  JS_ClearPendingException(cx);
+  return text;
+}
+
+// The message of the ErrorEvent for a thrown value that is not an Error:
+// its string, as Chromium makes it ("Uncaught 1,2", "Uncaught null").
+std::string event_text(JSContext* cx, JS::HandleValue v, const std::string& fallback) {
+  std::string text;
+  if (v.isSymbol() || !value_to_utf8(cx, v, text)) text = fallback;
   JS_ClearPendingException(cx);
   return text;
 }
@@ -225,7 +237,8 @@ void window_engine::report(JS::HandleValue error, JS::HandleObject stack) {
     }
     JS_ClearPendingException(cx_);
   }
-  if (!in_onerror_ && call_onerror("Uncaught " + head, file, line, column, error)) return;
+  if (!in_onerror_ && call_onerror("Uncaught " + (err ? head : event_text(cx_, error, head)), file, line, column, error))
+    return;
   if (tracer_) tracer_->note("error", head);
 
   std::string msg;
