@@ -384,12 +384,18 @@ compare() {
   set -e
 }
 
+# The wait makes both timers due when node10 first looks at their list
+# (Node reads a fresh time for each setTimeout, so a millisecond boundary
+# between the two calls can leave the second one not yet due, as on real
+# Node 10; examples/js/timers-and-promises.js waits for the same reason).
 cat > "$tmp/cmp-timers.js" <<'JS'
 setTimeout(() => {
   console.log('timer1');
   Promise.resolve().then(() => console.log('promise1'));
 }, 1);
 setTimeout(() => console.log('timer2'), 1);
+const start = Date.now();
+while (Date.now() - start < 5) {}
 JS
 compare "$tmp/cmp-timers.js"
 expect_status "compare: timers" 1
