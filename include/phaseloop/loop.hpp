@@ -213,6 +213,16 @@ class loop {
   template <bool H, class F>
   void callback_(phase p, callback_kind k, handle* h, req* r, F&& f);
   void phase_hook_(bool enter, phase p, bool before_loop, int timeout);
+  // Calls `f(hook&)` for each hook, in order. hook_next_ is the cursor:
+  // remove_hook() advances it when it removes the hook about to be called,
+  // so any hook may detach any other.
+  template <class F>
+  void each_hook_(F&& f) {
+    for (hook* k = hooks_.front(); k; k = hook_next_) {
+      hook_next_ = hooks_.next(*k);
+      f(*k);
+    }
+  }
   void stop_hook_();
   void request_hook_(req& r, handle* h);
   void job_hook_(const req& r, unsigned worker, std::uint64_t began_ns, std::uint64_t run_ns);

@@ -12,16 +12,9 @@ inline void loop::callback_(phase p, callback_kind kind, handle* h, req* r, F&& 
     f();
   } else {
     const callback_event e{p, kind, iteration_, time_, h, r};
-    // hook_next_ is the cursor remove_hook() keeps valid (see phase_hook_).
-    for (hook* k = hooks_.front(); k; k = hook_next_) {
-      hook_next_ = hooks_.next(*k);
-      k->callback_enter(*this, e);
-    }
+    each_hook_([&](hook& k) { k.callback_enter(*this, e); });
     f();
-    for (hook* k = hooks_.front(); k; k = hook_next_) {
-      hook_next_ = hooks_.next(*k);
-      k->callback_exit(*this, e);
-    }
+    each_hook_([&](hook& k) { k.callback_exit(*this, e); });
   }
 }
 

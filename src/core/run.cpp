@@ -133,26 +133,17 @@ int loop::backend_timeout() const noexcept { return poller_.has_changes() ? 0 : 
 // ---- hooks ---------------------------------------------------------------
 
 void loop::stop_hook_() {
-  for (hook* k = hooks_.front(); k; k = hook_next_) {
-    hook_next_ = hooks_.next(*k);
-    k->stopped(*this);
-  }
+  each_hook_([this](hook& k) { k.stopped(*this); });
 }
 
 void loop::request_hook_(req& r, handle* h) {
   const request_event e{&r, h, iteration_, time_};
-  for (hook* k = hooks_.front(); k; k = hook_next_) {
-    hook_next_ = hooks_.next(*k);
-    k->request_started(*this, e);
-  }
+  each_hook_([&](hook& k) { k.request_started(*this, e); });
 }
 
 void loop::job_hook_(const req& r, unsigned worker, std::uint64_t began_ns, std::uint64_t run_ns) {
   const job_event e{&r, worker, began_ns, run_ns, iteration_};
-  for (hook* k = hooks_.front(); k; k = hook_next_) {
-    hook_next_ = hooks_.next(*k);
-    k->job_ran(*this, e);
-  }
+  each_hook_([&](hook& k) { k.job_ran(*this, e); });
 }
 
 void loop::send_hook_(async& a) {
@@ -160,10 +151,7 @@ void loop::send_hook_(async& a) {
   const std::uint64_t sent = a.take_send_stamp_(thread);
   if (sent == 0) return;  // sent before a hook was attached
   const send_event e{&a, sent, thread, iteration_};
-  for (hook* k = hooks_.front(); k; k = hook_next_) {
-    hook_next_ = hooks_.next(*k);
-    k->async_sent(*this, e);
-  }
+  each_hook_([&](hook& k) { k.async_sent(*this, e); });
 }
 
 std::size_t loop::pending_callbacks() const noexcept {
@@ -174,12 +162,9 @@ std::size_t loop::pending_callbacks() const noexcept {
 
 void loop::phase_hook_(bool enter, phase p, bool before_loop, int timeout) {
   const phase_event e{p, before_loop, iteration_, time_, timeout};
-  // hook_next_ is the cursor: remove_hook() advances it when it removes the
-  // hook about to be called, so any hook may detach any other.
-  for (hook* k = hooks_.front(); k; k = hook_next_) {
-    hook_next_ = hooks_.next(*k);
-    if (enter) k->phase_enter(*this, e); else k->phase_exit(*this, e);
-  }
+  each_hook_([&](hook& k) {
+    if (enter) k.phase_enter(*this, e); else k.phase_exit(*this, e);
+  });
 }
 
 // ---- timers --------------------------------------------------------------

@@ -209,14 +209,13 @@ class threadpool {
       t->state = running;
       const bool slow = t->ops->slow_io;
       lock.unlock();
-      if (t->timed) [[unlikely]] {
+      const bool timed = t->timed;
+      if (timed) [[unlikely]] {
         t->worker = worker;
         t->began_ns = loop::hrtime();
-        t->ops->run(*t);
-        t->set_run_ns(loop::hrtime() - t->began_ns);
-      } else {
-        t->ops->run(*t);
       }
+      t->ops->run(*t);
+      if (timed) [[unlikely]] t->set_run_ns(loop::hrtime() - t->began_ns);
       complete(t->ops->owner(*t), *t);  // `running` until the loop takes it
       lock.lock();
       if (slow) {
