@@ -239,6 +239,12 @@ class runtime {
   }
   /// Runs ticks and microtasks until both are empty (processTicksAndRejections).
   void drain();
+  /// The callback that just ran threw, and the embedder's handler took the
+  /// exception (process.on('uncaughtException')). As in Node: a drain in
+  /// progress stops, leaving the rest of the ticks and microtasks queued
+  /// for the next one; timers and immediates go on with the next callback,
+  /// without draining before it.
+  void threw() noexcept { threw_ = true; }
   /// Runs microtasks until the queue is empty (V8's checkpoint), ticks not.
   void run_microtasks();
 
@@ -311,6 +317,8 @@ class runtime {
   rejection_fn rejections_ = nullptr;
   void* rejections_arg_ = nullptr;
   int depth_ = 0;  // native callbacks on the stack
+  bool threw_ = false;             // see threw()
+  bool timer_threw_last_ = false;  // the last timeout that ran threw
 
   detail::ring<task> ticks_;
   detail::ring<task> micro_;

@@ -18,6 +18,7 @@
 #include "js/bindings.hpp"
 #include "js/job_queue.hpp"
 #include "js/inspect.hpp"
+#include "js/lib.hpp"
 
 namespace phaseloop::runner {
 
@@ -79,7 +80,7 @@ bool engine::init_context() {
   JS::RootedObject global(cx_, script_host::global());
   // globalThis came with Node 12 (V8 7.0).
   if (opts_.mode != node::mode::current && !JS_DeleteProperty(cx_, global, "globalThis")) return false;
-  return define_globals(*this, global) && define_timers(*this, global);
+  return define_globals(*this, global) && define_timers(*this, global) && boot_lib(*this);
 }
 
 engine::~engine() {
@@ -118,6 +119,7 @@ engine::~engine() {
   // 3. The context; finalizers free the remaining records.
   pending_rejections_.clear();
   reported_rejections_.clear();
+  handled_rejections_.clear();
   main_fn_.reset();
   for (auto& p : protos_) p.reset();
   process_.reset();
@@ -163,7 +165,14 @@ void engine::call_or_die(JS::HandleValue thisv, JS::HandleValue fn, JS::HandleOb
     }
   }
   JS::RootedValue rval(cx_);
-  if (!JS::Call(cx_, thisv, fn, argv, &rval)) die_uncaught();
+  if (!JS::Call(cx_, thisv, fn, argv, &rval)) uncaught();
+}
+
+bool engine::call_internal(const char* name, const JS::HandleValueArray& args, JS::MutableHandleValue rval) {
+  JS::RootedObject internal(cx_, get_proto(proto::lib_internal));
+  JS::RootedValue fn(cx_);
+  if (!internal || !JS_GetProperty(cx_, internal, name, &fn)) return false;
+  return JS::Call(cx_, JS::UndefinedHandleValue, fn, args, rval);
 }
 
 // ---- the main script ----------------------------------------------------------------
@@ -208,7 +217,13 @@ void engine::run_main_cb(void* self) {
   argv[4].setString(dirname);
   JS::RootedValue fn(cx, JS::ObjectValue(**e.main_fn_));
   JS::RootedValue rval(cx);
-  if (!JS::Call(cx, exports_v, fn, argv, &rval)) e.die_uncaught();
+  if (!JS::Call(cx, exports_v, fn, argv, &rval)) e.uncaught();
+}
+
+void engine::before_exit_cb(void* self) {
+  engine& e = *static_cast<engine*>(self);
+  JS::RootedValue rval(e.cx_);
+  if (!e.call_internal("onBeforeExit", JS::HandleValueArray::empty(), &rval)) e.uncaught();
 }
 
 int engine::run() {
@@ -218,6 +233,16 @@ int engine::run() {
   compiling_ = false;
   main_fn_.emplace(cx_, fn);
   rt_->run_main({run_main_cb, this});
+  // Node's end of the loop: 'beforeExit' each time the loop runs out of
+  // work, and the loop again while its listeners gave it more; then 'exit'
+  // and process.exitCode as it is after the 'exit' listeners.
+  for (;;) {
+    rt_->call({before_exit_cb, this}, "beforeExit");
+    if (!loop_->alive()) break;
+    loop_->run(run_mode::default_);
+  }
+  JS::RootedValue code(cx_);
+  if (!call_internal("onExit", JS::HandleValueArray::empty(), &code)) uncaught();
   const int status = exit_status();
   out_.finish();
   if (tracker_) tracker_->note("exit", std::to_string(status));
@@ -261,7 +286,7 @@ void engine::warn(std::string_view text) {
                text.data());
 }
 
-void engine::die_uncaught() {
+void engine::take_exception(JS::MutableHandleValue error, JS::MutableHandleObject stack) {
   if (!JS_IsExceptionPending(cx_)) {
     // Uncatchable: out of memory, or the engine gave up.
     out_.finish();
@@ -274,9 +299,44 @@ void engine::die_uncaught() {
     JS_ClearPendingException(cx_);
     exit_now(1);
   }
-  JS::RootedValue error(cx_, es.exception());
-  JS::RootedObject stack(cx_, es.stack());
+  error.set(es.exception());
+  stack.set(es.stack());
+}
+
+void engine::die_uncaught() {
+  JS::RootedValue error(cx_);
+  JS::RootedObject stack(cx_);
+  take_exception(&error, &stack);
   die_with(error, stack);
+}
+
+void engine::uncaught() {
+  JS::RootedValue error(cx_);
+  JS::RootedObject stack(cx_);
+  take_exception(&error, &stack);
+  if (offer_uncaught(error, "uncaughtException")) {
+    rt_->threw();
+    return;
+  }
+  die_with(error, stack);
+}
+
+bool engine::offer_uncaught(JS::HandleValue error, const char* origin) {
+  if (get_proto(proto::lib_internal) == nullptr) return false;  // before the built-ins
+  JS::RootedValueArray<2> args(cx_);
+  args[0].set(error);
+  JS::RootedString o(cx_, JS_NewStringCopyZ(cx_, origin));
+  if (!o) return false;
+  args[1].setString(o);
+  JS::RootedValue handled(cx_);
+  if (!call_internal("onUncaught", args, &handled)) {
+    // The handler threw: Node prints that error and exits with 7.
+    JS::RootedValue again(cx_);
+    JS::RootedObject stack(cx_);
+    take_exception(&again, &stack);
+    die_with(again, stack, "uncaught", 7);
+  }
+  return handled.isTrue();
 }
 
 namespace {
@@ -322,7 +382,7 @@ bool error_origin(JSContext* cx, JS::HandleObject err, const std::string& path, 
 
 }  // namespace
 
-void engine::die_with(JS::HandleValue error, JS::HandleObject thrown, const char* why) {
+void engine::die_with(JS::HandleValue error, JS::HandleObject thrown, const char* why, int status) {
   const bool err = is_error(cx_, error);
   JS::RootedObject err_obj(cx_, err ? &error.toObject() : nullptr);
   unsigned line = 0, column = 0;
@@ -376,7 +436,7 @@ void engine::die_with(JS::HandleValue error, JS::HandleObject thrown, const char
   // fwrite: the source line or the message may hold a NUL byte.
   std::fwrite(msg.data(), 1, msg.size(), stderr);
   if (tracker_) tracker_->note(why, text.substr(0, text.find('\n')));
-  exit_now(1);
+  exit_now(status);
 }
 
 // ---- unhandled rejections ------------------------------------------------------------
@@ -396,11 +456,11 @@ void engine::rejection_tracker(JSContext* cx, bool, JS::HandleObject promise,
       return;
     }
   }
-  // After it was reported, Node 10 and 11 say so (Node 20 has exited).
+  // After it was reported: 'rejectionHandled' (or a warning) when
+  // rejections are next processed.
   for (auto it = e.reported_rejections_.begin(); it != e.reported_rejections_.end(); ++it) {
     if (*it->promise == promise) {
-      e.warn("PromiseRejectionHandledWarning: Promise rejection was handled asynchronously "
-             "(rejection id: " + std::to_string(it->uid) + ")");
+      e.handled_rejections_.push_back(std::move(*it));
       e.reported_rejections_.erase(it);
       return;
     }
@@ -409,6 +469,19 @@ void engine::rejection_tracker(JSContext* cx, bool, JS::HandleObject promise,
 
 bool engine::process_rejections(node::runtime&, void* self) {
   engine& e = *static_cast<engine*>(self);
+  // Node's processPromiseRejections: the late handlers first, then the
+  // rejections without one. True when script code ran (it may have queued
+  // ticks or microtasks).
+  const bool any = !e.handled_rejections_.empty() || !e.pending_rejections_.empty();
+  while (!e.handled_rejections_.empty()) {
+    rejection r = std::move(e.handled_rejections_.front());
+    e.handled_rejections_.erase(e.handled_rejections_.begin());
+    JS::RootedValueArray<2> args(e.cx_);
+    args[0].setObject(**r.promise);
+    args[1].setNumber(static_cast<double>(r.uid));
+    JS::RootedValue rval(e.cx_);
+    if (!e.call_internal("onRejectionHandled", args, &rval)) e.uncaught();
+  }
   while (!e.pending_rejections_.empty()) {
     rejection r = std::move(e.pending_rejections_.front());
     e.pending_rejections_.erase(e.pending_rejections_.begin());
@@ -416,23 +489,48 @@ bool engine::process_rejections(node::runtime&, void* self) {
     e.report_rejection(promise, r.uid);
     e.reported_rejections_.push_back(std::move(r));
   }
-  return false;
+  return any;
 }
 
 void engine::report_rejection(JS::HandleObject promise, std::uint64_t uid) {
   JS::RootedValue reason(cx_, JS::GetPromiseResult(promise));
   const bool err = is_error(cx_, reason);
-  if (opts_.mode == node::mode::current) {
-    // Node 15+: an unhandled rejection is an uncaught exception.
-    if (err) die_with(reason, nullptr, "rejection");
-    std::string r;
-    inspect_options io;
-    if (reason.isString()) {
-      value_to_utf8(cx_, reason, r);
-    } else if (!inspect(cx_, reason, io, r)) {
-      JS_ClearPendingException(cx_);
-      r = "?";
+  {
+    // process.on('unhandledRejection') takes it first, in every version.
+    JS::RootedValueArray<2> args(cx_);
+    args[0].set(reason);
+    args[1].setObject(*promise);
+    JS::RootedValue handled(cx_);
+    if (!call_internal("onUnhandledRejection", args, &handled)) {
+      uncaught();
+      return;
     }
+    if (handled.isTrue()) return;
+  }
+  if (opts_.mode == node::mode::current) {
+    // Node 15+: an unhandled rejection is an uncaught exception (origin
+    // 'unhandledRejection'); a value that is not an Error is wrapped.
+    std::string r;
+    if (!err) {
+      inspect_options io;
+      if (reason.isString()) {
+        value_to_utf8(cx_, reason, r);
+      } else if (!inspect(cx_, reason, io, r)) {
+        JS_ClearPendingException(cx_);
+        r = "?";
+      }
+    }
+    JS::RootedValue error(cx_, reason);
+    if (!err) {
+      JS::RootedValueArray<2> args(cx_);
+      args[0].set(reason);
+      JS::RootedString shown(cx_, JS_NewStringCopyUTF8N(cx_, JS::UTF8Chars(r.data(), r.size())));
+      if (!shown) die_uncaught();
+      args[1].setString(shown);
+      if (!call_internal("unhandledRejectionError", args, &error)) die_uncaught();
+    }
+    if (offer_uncaught(error, "unhandledRejection")) return;
+    if (err) die_with(reason, nullptr, "rejection");
     out_.finish();
     std::fprintf(stderr,
                  "UnhandledPromiseRejection: This error originated either by throwing inside of an "
@@ -455,16 +553,14 @@ void engine::report_rejection(JS::HandleObject promise, std::uint64_t uid) {
   }
   JS_ClearPendingException(cx_);
   if (tracker_) tracker_->note("warning", text.substr(0, text.find('\n')));
-  warn("UnhandledPromiseRejectionWarning: " + text);
-  warn("UnhandledPromiseRejectionWarning: Unhandled promise rejection. This error originated "
-       "either by throwing inside of an async function without a catch block, or by rejecting a "
-       "promise which was not handled with .catch(). (rejection id: " +
-       std::to_string(uid) + ")");
-  if (first_use(once::rejection_deprecation)) {
-    warn("[DEP0018] DeprecationWarning: Unhandled promise rejections are deprecated. In the "
-         "future, promise rejections that are not handled will terminate the Node.js process "
-         "with a non-zero exit code.");
-  }
+  // The warnings go through process.emitWarning, as Node's did.
+  JS::RootedValueArray<2> args(cx_);
+  JS::RootedString t(cx_, JS_NewStringCopyUTF8N(cx_, JS::UTF8Chars(text.data(), text.size())));
+  if (!t) die_uncaught();
+  args[0].setString(t);
+  args[1].setNumber(static_cast<double>(uid));
+  JS::RootedValue rval(cx_);
+  if (!call_internal("warnUnhandledRejection", args, &rval)) uncaught();
 }
 
 }  // namespace phaseloop::runner

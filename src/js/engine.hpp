@@ -73,8 +73,10 @@ struct js_immediate {
 /// An operation of require('fs') in flight (fs_module.cpp).
 struct fs_op;
 
-/// Prototypes the bindings keep for the objects they make.
-enum class proto : std::uint8_t { timeout, immediate, buffer, stats, fs_module, count_ };
+/// Objects the bindings keep for the life of the context: the prototypes
+/// of the objects they make, and the JavaScript built-ins' `internal`
+/// object and module cache (lib.cpp).
+enum class proto : std::uint8_t { timeout, immediate, buffer, stats, fs_module, lib_internal, lib_modules, count_ };
 
 class engine final : public script_host {
  public:
@@ -130,8 +132,17 @@ class engine final : public script_host {
   void forget(fs_op& op) noexcept;
 
   /// Calls fn with `thisv` and the elements of `args` (an array or null).
-  /// An exception ends the process as Node ends it (uncaught exception).
+  /// An exception is uncaught(): the script's 'uncaughtException' handler
+  /// takes it, or it ends the process as Node ends it.
   void call_or_die(JS::HandleValue thisv, JS::HandleValue fn, JS::HandleObject args);
+  /// The pending exception reached the top of a callback: offered to
+  /// process.on('uncaughtException') (then the runtime is told, and this
+  /// returns), else printed as Node prints it and the process ends with
+  /// status 1 (after 'exit'); a handler that throws ends it with 7.
+  void uncaught();
+  /// Calls internal.NAME(args...) of the JavaScript built-ins (lib.cpp).
+  /// False with an exception pending when it threw.
+  bool call_internal(const char* name, const JS::HandleValueArray& args, JS::MutableHandleValue rval);
 
   /// A prototype kept for the life of the context.
   void set_proto(proto p, JS::HandleObject o) { protos_[static_cast<int>(p)].emplace(cx_, o); }
@@ -148,17 +159,19 @@ class engine final : public script_host {
   /// the process with status 1. `thrown` is where it was thrown (a
   /// SavedFrame), or null. `why` is the annotation's kind ("uncaught",
   /// "rejection").
-  [[noreturn]] void die_with(JS::HandleValue error, JS::HandleObject thrown, const char* why = "uncaught");
+  [[noreturn]] void die_with(JS::HandleValue error, JS::HandleObject thrown, const char* why = "uncaught",
+                             int status = 1);
   /// Flushes stdout (and the annotations) and ends the process at once.
   [[noreturn]] void exit_now(int code);
   /// Writes a process warning to stderr: "(node:PID) TEXT".
   void warn(std::string_view text);
   /// Things Node warns about once per process.
-  enum class once : std::uint8_t { queue_microtask, rejection_deprecation, count_ };
+  enum class once : std::uint8_t { queue_microtask, count_ };
   /// True the first time it is asked about `what`.
   bool first_use(once what) noexcept { return !std::exchange(warned_[static_cast<int>(what)], true); }
   /// The process object (for exitCode), set by the globals.
   void set_process_object(JS::HandleObject p) { process_.emplace(cx_, p); }
+  JSObject* process_object() const { return process_ ? process_->get() : nullptr; }
 
  private:
   struct rejection {
@@ -167,6 +180,13 @@ class engine final : public script_host {
   };
 
   bool init_context();
+  /// Takes the pending exception and where it was thrown; an uncatchable
+  /// one (none pending) ends the process.
+  void take_exception(JS::MutableHandleValue error, JS::MutableHandleObject stack);
+  /// Offers `error` to the script's 'uncaughtException' listeners with
+  /// `origin`; true when one took it.
+  bool offer_uncaught(JS::HandleValue error, const char* origin);
+  static void before_exit_cb(void* self);
   bool compile_main(JS::MutableHandleObject fn);
   static void run_main_cb(void* self);
   int exit_status();
@@ -192,6 +212,9 @@ class engine final : public script_host {
   // already reported (node10/node11 warn again when one gets a handler).
   std::vector<rejection> pending_rejections_;
   std::vector<rejection> reported_rejections_;
+  // Reported ones that got a handler since: 'rejectionHandled' is emitted
+  // when rejections are next processed.
+  std::vector<rejection> handled_rejections_;
   std::uint64_t rejection_uid_ = 0;
   bool warned_[static_cast<int>(once::count_)] = {};
 

@@ -15,6 +15,7 @@
 #include "js/bindings.hpp"
 #include "js/engine.hpp"
 #include "js/inspect.hpp"
+#include "js/lib.hpp"
 
 extern char** environ;
 
@@ -145,19 +146,6 @@ const JSFunctionSpec console_functions[] = {
 
 // ---- process -----------------------------------------------------------------------
 
-bool process_exit(JSContext* cx, unsigned argc, JS::Value* vp) {
-  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
-  engine& e = engine::from(cx);
-  JS::RootedValue code(cx, args.get(0));
-  if (code.isUndefined()) {
-    JS::RootedObject process(cx, &args.thisv().toObject());
-    if (args.thisv().isObject() && !JS_GetProperty(cx, process, "exitCode", &code)) return false;
-  }
-  int32_t n = 0;
-  if (!code.isUndefined() && !code.isNull() && !JS::ToInt32(cx, code, &n)) return false;
-  e.exit_now(n & 0xff);
-}
-
 bool write_stream(JSContext* cx, unsigned argc, JS::Value* vp, bool to_stdout) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
   std::string text;
@@ -237,7 +225,6 @@ bool process_uptime(JSContext* cx, unsigned argc, JS::Value* vp) {
 }
 
 const JSFunctionSpec process_functions[] = {
-    JS_FN("exit", process_exit, 1, JSPROP_ENUMERATE),
     JS_FN("hrtime", process_hrtime, 1, JSPROP_ENUMERATE),
     JS_FN("cwd", process_cwd, 0, JSPROP_ENUMERATE),
     JS_FN("uptime", process_uptime, 0, JSPROP_ENUMERATE),
@@ -339,13 +326,16 @@ bool require(JSContext* cx, unsigned argc, JS::Value* vp) {
     return throw_error(cx, "TypeError", "The \"id\" argument must be of type string", "ERR_INVALID_ARG_TYPE");
   }
   if (!value_to_utf8(cx, args[0], name)) return false;
-  const bool prefixed = e.mode() == node::mode::current && name == "node:fs";
-  if (name == "fs" || prefixed) {
+  // "node:" names every built-in from Node 16 (14.18) on.
+  std::string bare = name;
+  if (e.mode() == node::mode::current && name.compare(0, 5, "node:") == 0) bare = name.substr(5);
+  if (bare == "fs") {
     JSObject* fs = make_fs_module(e);
     if (fs == nullptr) return false;
     args.rval().setObject(*fs);
     return true;
   }
+  if (has_builtin(e, bare)) return require_lib(e, bare, args.rval());
   std::string msg = "Cannot find module '" + name + "'";
   if (e.mode() == node::mode::current) msg += "\nRequire stack:\n- " + e.options().path;
   return throw_error(cx, "Error", msg, "MODULE_NOT_FOUND");

@@ -41,6 +41,9 @@ class script_host {
   std::string source_line(unsigned line) const;
   /// Appends "PATH:LINE", the line, and a caret under `column` (from 1).
   void print_location(std::string& out, unsigned line, unsigned column) const;
+  /// `text` as UTF-16 source text: SpiderMonkey 102 reads UTF-8 source as
+  /// Latin-1 on some paths (CompileFunction among them).
+  bool utf16_source(const std::string& text, JS::SourceText<char16_t>& src);
 
  protected:
   script_host(const run_options& o, std::string source, inspect_style style)
@@ -57,9 +60,6 @@ class script_host {
   /// Leaves the global's realm and destroys the context. The engine drops
   /// its own roots first.
   void destroy_context() noexcept;
-  /// `text` as UTF-16 source text: SpiderMonkey 102 reads UTF-8 source as
-  /// Latin-1 on some paths (CompileFunction among them).
-  bool utf16_source(const std::string& text, JS::SourceText<char16_t>& src);
 
   run_options opts_;
   std::string source_;

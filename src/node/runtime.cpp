@@ -121,6 +121,8 @@ void runtime::run_microtasks() {
     } else {
       t.fn(t.arg);
     }
+    // A microtask that threw does not end the checkpoint.
+    threw_ = false;
   }
 }
 
@@ -138,6 +140,13 @@ void runtime::drain() {
       } else {
         t.fn(t.arg);
       }
+      if (threw_) {
+        // The exception left processTicksAndRejections: the rest waits for
+        // the next drain.
+        threw_ = false;
+        if (observer_) emit_(false, event_kind::drain, nullptr);
+        return;
+      }
     }
     run_microtasks();
   } while (!ticks_.empty() || (rejections_ && rejections_(*this, rejections_arg_)));
@@ -148,6 +157,7 @@ void runtime::call(task t, const char* label) {
   ++depth_;
   if (observer_) emit_(true, event_kind::native, t.arg, label);
   t.fn(t.arg);
+  threw_ = false;
   if (observer_) emit_(false, event_kind::native, t.arg, label);
   // Only the outermost native callback drains (Node's InternalCallbackScope
   // skips the drain when callbacks are nested).
@@ -232,6 +242,9 @@ void runtime::process_immediates_() {
     } else {
       i->cb_(i);
     }
+    // After an exception Node runs the rest of the pass anew: the next
+    // immediate without a drain before it.
+    if (std::exchange(threw_, false)) ran_one = false;
   }
 }
 

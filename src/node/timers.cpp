@@ -307,7 +307,9 @@ void runtime::process_timers_() {
     }
     ran_list = true;
     drained = false;
+    timer_threw_last_ = false;
     list_on_timeout_(*l, now_ms);
+    if (timer_threw_last_) ran_list = false;
   }
   // Re-arm the core timer for the first list that is not due.
   if (next != 0) {
@@ -342,6 +344,10 @@ void runtime::list_on_timeout_(timer_list& l, double now_ms) {
     l.timeouts.erase(*t);
     t->list_ = nullptr;
     run_timeout_(*t, t->repeat_ ? now() : now_ms);
+    // After an exception Node calls processTimers again: the next timeout
+    // (of this list, or the next list) runs without a drain before it.
+    timer_threw_last_ = std::exchange(threw_, false);
+    if (timer_threw_last_) ran = false;
   }
   l.busy = false;
   drop_list_(l);

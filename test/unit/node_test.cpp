@@ -437,3 +437,74 @@ TEST_P(NodeModes, RefreshAfterFiringRunsItAgainButNotAfterClear) {
 }
 
 }  // namespace
+
+// ---- after a handled exception (runtime::threw) ----------------------------------
+
+namespace {
+
+// Every callback that "throws" calls rt.threw(), as the runner does when
+// process.on('uncaughtException') took the exception.
+std::string throwing_tick_then_timers(pn::mode m) {
+  js j(m);
+  j.run([&] {
+    j.set_timeout(1, [&] {
+      j.log("t1!");
+      j.rt.threw();
+    });
+    j.set_timeout(1, [&] { j.log("t2"); });
+    j.set_timeout(2, [&] { j.log("t3"); });
+    j.next_tick([&] {
+      j.log("tick1!");
+      j.rt.threw();
+    });
+    j.next_tick([&] {
+      j.log("tick2");
+      j.microtask([&] { j.log("m-from-tick2"); });
+    });
+    j.microtask([&] { j.log("m1"); });
+    j.busy_wait(5);
+  });
+  return j.joined();
+}
+
+}  // namespace
+
+// A tick that threw ends the drain: the other ticks and the microtasks
+// wait for the next native callback (the timers here), whose first
+// timeouts run before them; after t1 threw, t2 runs without a drain before
+// it (test/oracle/node/066 shows the same against real Node).
+TEST_P(NodeModes, AThrowingTickLeavesTheRestForTheNextDrain) {
+  EXPECT_EQ(throwing_tick_then_timers(GetParam()), "tick1! t1! t2 tick2 m1 m-from-tick2 t3");
+}
+
+TEST_P(NodeModes, AThrowingMicrotaskDoesNotEndTheCheckpoint) {
+  js j(GetParam());
+  j.run([&] {
+    j.microtask([&] {
+      j.log("m1!");
+      j.rt.threw();
+    });
+    j.microtask([&] { j.log("m2"); });
+    j.next_tick([&] { j.log("tick"); });
+  });
+  EXPECT_EQ(j.joined(), "tick m1! m2");
+}
+
+TEST(NodeLayer, AThrowingImmediateLetsTheNextRunWithoutADrain) {
+  for (pn::mode m : {pn::mode::node11, pn::mode::current}) {
+    js j(m);
+    j.run([&] {
+      j.set_immediate([&] {
+        j.log("i1");
+        j.next_tick([&] { j.log("tick1"); });
+      });
+      j.set_immediate([&] {
+        j.log("i2!");
+        j.next_tick([&] { j.log("tick2"); });
+        j.rt.threw();
+      });
+      j.set_immediate([&] { j.log("i3"); });
+    });
+    EXPECT_EQ(j.joined(), "i1 tick1 i2! i3 tick2") << pn::mode_name(m);
+  }
+}

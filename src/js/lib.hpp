@@ -1,0 +1,36 @@
+#pragma once
+// The modules of the runner written in JavaScript (src/js/lib/*.js,
+// compiled into the program): require('events'), require('util'), ... and
+// the bootstrap that makes `process` an EventEmitter. Each module is a
+// function (exports, require, module, internal, process) run once per
+// engine; `internal` holds the native helpers they need.
+
+#include "js/js.hpp"
+
+#include <string>
+
+namespace phaseloop::runner {
+
+class engine;
+
+/// One module's source, as the build compiles it in (lib_js.cpp).
+struct lib_source {
+  const char* name;  ///< "events", "timers/promises", "internal/bootstrap"
+  const char* text;
+};
+/// Ends with {nullptr, nullptr}.
+extern const lib_source lib_sources[];
+
+/// Whether the script's Node version has the built-in module `name`
+/// (given without "node:").
+bool has_builtin(const engine& e, const std::string& name);
+
+/// require(name) of a JavaScript built-in: its module.exports, loaded once
+/// per engine. False with an exception pending on failure.
+bool require_lib(engine& e, const std::string& name, JS::MutableHandleValue out);
+
+/// Makes the `internal` object and runs the bootstrap module. False with
+/// an exception pending on failure.
+bool boot_lib(engine& e);
+
+}  // namespace phaseloop::runner
