@@ -66,6 +66,15 @@ engine::engine(phaseloop::loop& l, const run_options& o, std::string source)
     rt_->set_observer(timeline_.get());
   }
   if (!init_context()) {
+    // A fault of the runner's own built-ins: say what it was.
+    JS::RootedValue error(cx_);
+    if (cx_ != nullptr && JS_GetPendingException(cx_, &error)) {
+      JS_ClearPendingException(cx_);
+      std::string text;
+      inspect_options io;
+      if (!inspect(cx_, error, io, text)) text = "(unprintable)";
+      std::fprintf(stderr, "phaseloop: starting the Node environment failed: %s\n", text.c_str());
+    }
     for (auto& p : protos_) p.reset();
     process_.reset();
     destroy_context();

@@ -959,9 +959,51 @@ bool format_object(context& c, JS::HandleObject obj, int recurse_times, std::str
   return format_entries(c, obj, s, keys, recurse_times + 1, out);
 }
 
+// An object's own [util.inspect.custom](depth, options) (the symbol
+// Symbol.for('nodejs.util.inspect.custom')), unless the object is a
+// prototype: its string is the text; another value is inspected instead.
+// `used` tells whether there was one.
+bool custom_inspect(context& c, JS::HandleObject obj, int recurse_times, std::string& out, bool& used) {
+  used = false;
+  JS::RootedString key(c.cx, JS_NewStringCopyZ(c.cx, "nodejs.util.inspect.custom"));
+  if (!key) return false;
+  JS::RootedSymbol sym(c.cx, JS::GetSymbolFor(c.cx, key));
+  if (!sym) return false;
+  JS::RootedId id(c.cx, JS::PropertyKey::Symbol(sym));
+  JS::RootedValue fn(c.cx);
+  if (!JS_GetPropertyById(c.cx, obj, id, &fn)) return false;
+  if (!fn.isObject() || !JS::IsCallable(&fn.toObject())) return true;
+  JS::RootedValue ctor(c.cx);
+  if (!JS_GetProperty(c.cx, obj, "constructor", &ctor)) return false;
+  if (ctor.isObject()) {
+    JS::RootedObject ctor_obj(c.cx, &ctor.toObject());
+    JS::RootedValue proto(c.cx);
+    if (!JS_GetProperty(c.cx, ctor_obj, "prototype", &proto)) return false;
+    if (proto.isObject() && &proto.toObject() == obj) return true;
+  }
+  JS::RootedObject options(c.cx, JS_NewPlainObject(c.cx));
+  if (!options || !JS_DefineProperty(c.cx, options, "depth", c.depth, JSPROP_ENUMERATE) ||
+      !JS_DefineProperty(c.cx, options, "showHidden", c.show_hidden, JSPROP_ENUMERATE)) {
+    return false;
+  }
+  JS::RootedValueArray<2> args(c.cx);
+  args[0].setInt32(c.depth - recurse_times);
+  args[1].setObject(*options);
+  JS::RootedValue self(c.cx, JS::ObjectValue(*obj));
+  JS::RootedValue ret(c.cx);
+  if (!JS::Call(c.cx, self, fn, args, &ret)) return false;
+  if (ret.isObject() && &ret.toObject() == obj) return true;
+  used = true;
+  if (ret.isString()) return value_to_utf8(c.cx, ret, out);
+  return format_value(c, ret, recurse_times, out);
+}
+
 bool format_value(context& c, JS::HandleValue v, int recurse_times, std::string& out) {
   if (!v.isObject()) return format_primitive(c, v, out);
   JS::RootedObject obj(c.cx, &v.toObject());
+  bool used = false;
+  if (!custom_inspect(c, obj, recurse_times, out, used)) return false;
+  if (used) return true;
   return format_object(c, obj, recurse_times, out);
 }
 

@@ -4,9 +4,14 @@
 #include "js/lib.hpp"
 
 #include <js/Array.h>
+#include <js/CharacterEncoding.h>
 #include <js/CompilationAndEvaluation.h>
 #include <js/Conversions.h>
+#include <js/Promise.h>
 #include <js/SourceText.h>
+#include <js/StructuredClone.h>
+#include <js/experimental/TypedData.h>
+#include <js/Proxy.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -127,11 +132,133 @@ bool native_memory_usage(JSContext* cx, unsigned argc, JS::Value* vp) {
   return true;
 }
 
+// internal.isPromise(v), internal.isProxy(v): util.types' brand checks.
+bool native_is_promise(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  args.rval().setBoolean(args.get(0).isObject() && JS::IsPromiseObject(JS::RootedObject(cx, &args[0].toObject())));
+  return true;
+}
+
+bool native_is_proxy(JSContext*, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  args.rval().setBoolean(args.get(0).isObject() && js::IsProxy(&args[0].toObject()));
+  return true;
+}
+
+// internal.now(): performance.now().
+bool native_now(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  args.rval().setNumber(engine::from(cx).uptime_ms());
+  return true;
+}
+
+// internal.clone(value): {ok: true, value: its structured clone}, or
+// {ok: false} when it holds something that cannot be cloned.
+bool native_clone(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  JSAutoStructuredCloneBuffer buf(JS::StructuredCloneScope::SameProcess, nullptr, nullptr);
+  JS::RootedValue copy(cx);
+  const bool ok = buf.write(cx, args.get(0)) && buf.read(cx, &copy);
+  if (!ok) {
+    if (!JS_IsExceptionPending(cx)) return false;  // out of memory
+    JS_ClearPendingException(cx);
+  }
+  JS::RootedObject result(cx, JS_NewPlainObject(cx));
+  if (!result || !JS_DefineProperty(cx, result, "ok", ok, JSPROP_ENUMERATE) ||
+      (ok && !JS_DefineProperty(cx, result, "value", copy, JSPROP_ENUMERATE))) {
+    return false;
+  }
+  args.rval().setObject(*result);
+  return true;
+}
+
+// internal.utf8Encode(string): a Uint8Array of its UTF-8 bytes (lone
+// surrogates as U+FFFD).
+bool native_utf8_encode(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  std::string text;
+  if (!value_to_utf8(cx, args.get(0), text)) return false;
+  JS::RootedObject arr(cx, JS_NewUint8Array(cx, text.size()));
+  if (!arr) return false;
+  {
+    JS::AutoCheckCannotGC nogc;
+    bool shared = false;
+    uint8_t* data = JS_GetUint8ArrayData(arr, &shared, nogc);
+    if (!text.empty()) std::memcpy(data, text.data(), text.size());
+  }
+  args.rval().setObject(*arr);
+  return true;
+}
+
+// Whether bytes are well-formed UTF-8 (no overlong forms, surrogates or
+// code points past U+10FFFF).
+bool valid_utf8(const unsigned char* p, std::size_t n) {
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned c = p[i];
+    std::size_t len = 0;
+    unsigned min = 0, cp = 0;
+    if (c < 0x80) { i++; continue; }
+    if ((c & 0xe0) == 0xc0) { len = 2; min = 0x80; cp = c & 0x1f; }
+    else if ((c & 0xf0) == 0xe0) { len = 3; min = 0x800; cp = c & 0x0f; }
+    else if ((c & 0xf8) == 0xf0) { len = 4; min = 0x10000; cp = c & 0x07; }
+    else return false;
+    if (i + len > n) return false;
+    for (std::size_t k = 1; k < len; k++) {
+      if ((p[i + k] & 0xc0) != 0x80) return false;
+      cp = (cp << 6) | (p[i + k] & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    i += len;
+  }
+  return true;
+}
+
+// internal.utf8Decode(bytes, fatal): the text (bad sequences as U+FFFD),
+// or null when fatal and the bytes are not well-formed.
+bool native_utf8_decode(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  std::string bytes;
+  if (args.get(0).isObject()) {
+    JS::AutoCheckCannotGC nogc;
+    size_t len = 0;
+    bool shared = false;
+    uint8_t* data = nullptr;
+    if (JS_GetObjectAsUint8Array(&args[0].toObject(), &len, &shared, &data) != nullptr && len > 0) {
+      bytes.assign(reinterpret_cast<const char*>(data), len);
+    }
+  }
+  if (JS::ToBoolean(args.get(1)) &&
+      !valid_utf8(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size())) {
+    args.rval().setNull();
+    return true;
+  }
+  std::size_t n = 0;
+  JS::TwoByteCharsZ chars =
+      JS::LossyUTF8CharsToNewTwoByteCharsZ(cx, JS::UTF8Chars(bytes.data(), bytes.size()), &n, js::MallocArena);
+  if (!chars) return false;
+  JSString* s = JS_NewUCString(cx, JS::UniqueTwoByteChars(chars.get()), n);
+  if (s == nullptr) return false;
+  args.rval().setString(s);
+  return true;
+}
+
 const JSFunctionSpec internal_functions[] = {
+    JS_FN("now", native_now, 0, 0), JS_FN("clone", native_clone, 1, 0),
+    JS_FN("utf8Encode", native_utf8_encode, 1, 0), JS_FN("utf8Decode", native_utf8_decode, 2, 0),
+    JS_FN("isPromise", native_is_promise, 1, 0), JS_FN("isProxy", native_is_proxy, 1, 0),
     JS_FN("inspect", native_inspect, 2, 0),   JS_FN("format", native_format, 0, 0),
     JS_FN("codedError", native_coded_error, 3, 0), JS_FN("warn", native_warn, 2, 0),
     JS_FN("reallyExit", native_really_exit, 1, 0),
     JS_FN("memoryUsage", native_memory_usage, 0, 0), JS_FS_END};
+
+// The `require` of the built-ins: the internal modules too.
+bool require_internal(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  std::string name;
+  if (!value_to_utf8(cx, args.get(0), name)) return false;
+  return require_lib(engine::from(cx), name, args.rval());
+}
 
 const char* const module_params[] = {"exports", "require", "module", "internal", "process"};
 
@@ -150,7 +277,9 @@ bool load(engine& e, const lib_source& src, JS::MutableHandleValue out) {
   if (!fn) return false;
   JS::RootedObject exports(cx, JS_NewPlainObject(cx));
   JS::RootedObject module(cx, JS_NewPlainObject(cx));
-  JS::RootedObject require(cx, make_require(e));
+  JSFunction* require_fn = JS_NewFunction(cx, require_internal, 1, 0, "require");
+  if (require_fn == nullptr) return false;
+  JS::RootedObject require(cx, JS_GetFunctionObject(require_fn));
   JS::RootedObject internal(cx, e.get_proto(proto::lib_internal));
   JS::RootedObject process(cx, e.process_object());
   if (!exports || !module || !require || !internal || !process) return false;

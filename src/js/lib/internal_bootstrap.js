@@ -55,6 +55,22 @@ internal.abortError = function abortError(reason) {
   return err;
 };
 
+// ---- globals each version added -------------------------------------------------
+
+const web = require('internal/web');
+const globalNames = [];
+if (mode !== 'node10') globalNames.push('TextEncoder', 'TextDecoder');
+if (current) {
+  globalNames.push('DOMException', 'Event', 'EventTarget', 'AbortController', 'AbortSignal',
+    'structuredClone');
+}
+for (const name of globalNames) {
+  Object.defineProperty(globalThis_(), name, { value: web[name], writable: true, configurable: true });
+}
+function globalThis_() {
+  return Function('return this')();
+}
+
 // ---- process as an EventEmitter --------------------------------------------
 
 const EventEmitter = require('events');
