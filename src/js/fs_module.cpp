@@ -33,10 +33,11 @@
 #include "js/bindings.hpp"
 #include "js/engine.hpp"
 #include "js/inspect.hpp"
+#include "js/lib.hpp"
 
 namespace phaseloop::runner {
 
-enum class fs_kind : std::uint8_t { read_file, write_file, stat, readdir, unlink };
+enum class fs_kind : std::uint8_t { read_file, write_file, stat, readdir, unlink, mkdir, rmdir, rename, access };
 
 struct fs_op {
   engine* owner;
@@ -44,6 +45,10 @@ struct fs_op {
   phaseloop::fs_req req;
   JS::PersistentRootedObject callback;
   std::string path;
+  std::string new_path;   // rename: the destination
+  std::vector<std::string> parents;  // mkdir recursive: directories still to make
+  std::string first_made; // mkdir recursive: the first directory it made
+  bool recursive = false; // mkdir
   std::string encoding;   // readFile: "" for a Buffer
   std::vector<char> data;  // what readFile read, or what writeFile writes
   std::size_t pos = 0;     // bytes read or written so far
@@ -82,11 +87,13 @@ constexpr std::size_t unknown_chunk = 64 * 1024;
 
 // Node's uvException: "ENOENT: no such file or directory, open '/x'" with
 // errno, code, syscall and path.
-JSObject* uv_error(JSContext* cx, int code, const char* syscall, const std::string* path) {
+JSObject* uv_error(JSContext* cx, int code, const char* syscall, const std::string* path,
+                   const std::string* dest = nullptr) {
   const char* name = error_name(code);
   const char* text = error_message(code);
   std::string msg = std::string(name ? name : "UNKNOWN") + ": " + (text ? text : "unknown error") + ", " + syscall;
   if (path != nullptr) msg += " '" + *path + "'";
+  if (dest != nullptr) msg += " -> '" + *dest + "'";
   JS::RootedObject global(cx, JS::CurrentGlobalOrNull(cx));
   JS::RootedValue ctor(cx);
   JS::RootedString m(cx, JS_NewStringCopyN(cx, msg.data(), msg.size()));
@@ -105,6 +112,10 @@ JSObject* uv_error(JSContext* cx, int code, const char* syscall, const std::stri
   if (path != nullptr) {
     JS::RootedString p(cx, JS_NewStringCopyN(cx, path->data(), path->size()));
     if (!p || !JS_DefineProperty(cx, err, "path", p, JSPROP_ENUMERATE)) return nullptr;
+  }
+  if (dest != nullptr) {
+    JS::RootedString d(cx, JS_NewStringCopyN(cx, dest->data(), dest->size()));
+    if (!d || !JS_DefineProperty(cx, err, "dest", d, JSPROP_ENUMERATE)) return nullptr;
   }
   return err;
 }
@@ -291,6 +302,10 @@ const char* label_of(const fs_op& op) {
     case fs_kind::stat: return "fs.stat";
     case fs_kind::readdir: return "fs.readdir";
     case fs_kind::unlink: return "fs.unlink";
+    case fs_kind::mkdir: return "fs.mkdir";
+    case fs_kind::rmdir: return "fs.rmdir";
+    case fs_kind::rename: return "fs.rename";
+    case fs_kind::access: return "fs.access";
   }
   return "fs";
 }
@@ -409,6 +424,70 @@ void file_step(fs_op* op) {
   }
 }
 
+const char* first_syscall(const fs_op& op);
+
+// rename's error names both paths: "ENOENT: ..., rename 'a' -> 'b'".
+void fail_rename(fs_op* op, int code) {
+  JSContext* cx = op->owner->cx();
+  JS::RootedObject err(cx, uv_error(cx, code, "rename", &op->path, &op->new_path));
+  if (!err) op->owner->die_uncaught();
+  JS::RootedValue ev(cx, JS::ObjectValue(*err));
+  finish(op, ev, JS::UndefinedHandleValue);
+}
+
+// The directory that holds `path` ("" at the top).
+std::string parent_of(const std::string& path) {
+  std::size_t end = path.size();
+  while (end > 1 && path[end - 1] == '/') end--;
+  const std::size_t slash = path.rfind('/', end - 1);
+  if (slash == std::string::npos) return "";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// One mkdir request of fs.mkdir. Recursive, as Node's MKDirpAsync: a
+// directory whose parent is missing (ENOENT) waits while the parent is
+// made first; one that exists (EEXIST) is fine if it is a directory.
+void mkdir_step(fs_op* op) {
+  engine& e = *op->owner;
+  JSContext* cx = e.cx();
+  phaseloop::fs_req& r = op->req;
+  const int result = static_cast<int>(r.result());
+  JS::RootedValue null(cx, JS::NullValue());
+  if (r.operation() == fs_type::stat) {
+    // After EEXIST: a directory is fine, anything else is EEXIST.
+    if (result < 0 || !S_ISDIR(r.statbuf().st_mode)) {
+      op->path = op->parents.back();
+      return fail(op, PHASELOOP_EEXIST, "mkdir", true);
+    }
+    op->parents.pop_back();
+  } else if (!op->recursive) {
+    if (result < 0) return fail(op, result, "mkdir", true);
+    return finish(op, null, JS::UndefinedHandleValue);
+  } else if (result == PHASELOOP_ENOENT && !parent_of(op->parents.back()).empty() &&
+             op->parents.size() < 4096) {
+    op->parents.push_back(parent_of(op->parents.back()));
+  } else if (result == PHASELOOP_EEXIST) {
+    r.cleanup();
+    r.stat(&e.owner(), op->parents.back().c_str(), completed);
+    return;
+  } else if (result < 0) {
+    op->path = op->parents.back();
+    return fail(op, result, "mkdir", true);
+  } else {
+    if (op->first_made.empty()) op->first_made = op->parents.back();
+    op->parents.pop_back();
+  }
+  if (op->parents.empty()) {
+    // Node 13.11+ gives the first directory made (undefined if none).
+    if (op->first_made.empty() || e.mode() != node::mode::current) return finish(op, null, JS::UndefinedHandleValue);
+    JS::RootedValue first(cx, JS::StringValue(utf8_string(cx, op->first_made.data(), op->first_made.size())));
+    if (first.toString() == nullptr) e.die_uncaught();
+    return finish(op, null, first);
+  }
+  r.cleanup();
+  r.mkdir(&e.owner(), op->parents.back().c_str(), op->mode, completed);
+}
+
 void step(void* arg) {
   auto* op = static_cast<fs_op*>(arg);
   engine& e = *op->owner;
@@ -441,8 +520,15 @@ void step(void* arg) {
       return finish(op, null, v);
     }
     case fs_kind::unlink:
-      if (result < 0) return fail(op, static_cast<int>(result), "unlink", true);
+    case fs_kind::rmdir:
+    case fs_kind::access:
+      if (result < 0) return fail(op, static_cast<int>(result), first_syscall(*op), true);
       return finish(op, null, JS::UndefinedHandleValue);
+    case fs_kind::rename:
+      if (result < 0) return fail_rename(op, static_cast<int>(result));
+      return finish(op, null, JS::UndefinedHandleValue);
+    case fs_kind::mkdir:
+      return mkdir_step(op);
   }
 }
 
@@ -479,6 +565,10 @@ const char* first_syscall(const fs_op& op) {
     case fs_kind::stat: return "stat";
     case fs_kind::readdir: return "scandir";
     case fs_kind::unlink: return "unlink";
+    case fs_kind::mkdir: return "mkdir";
+    case fs_kind::rmdir: return "rmdir";
+    case fs_kind::rename: return "rename";
+    case fs_kind::access: return "access";
   }
   return "open";
 }
@@ -559,10 +649,9 @@ bool fs_read_file(JSContext* cx, unsigned argc, JS::Value* vp) {
   return started(op, op->req.open(&e.owner(), op->path.c_str(), flags, 0666, completed));
 }
 
-bool fs_write_file(JSContext* cx, unsigned argc, JS::Value* vp) {
-  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+bool write_file(JSContext* cx, const JS::CallArgs& args, const char* default_flag) {
   engine& e = engine::from(cx);
-  std::string path, encoding, flag = "w";
+  std::string path, encoding, flag = default_flag;
   int mode = 0666;
   JS::RootedObject cb(cx);
   if (!common_args(cx, args, 3, path, &cb) || !options_arg(cx, args, 2, encoding, flag, mode)) return false;
@@ -589,6 +678,11 @@ bool fs_write_file(JSContext* cx, unsigned argc, JS::Value* vp) {
   op->mode = mode;
   args.rval().setUndefined();
   return started(op, op->req.open(&e.owner(), op->path.c_str(), flags, mode, completed));
+}
+
+bool fs_write_file(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  return write_file(cx, args, "w");
 }
 
 bool fs_stat(JSContext* cx, unsigned argc, JS::Value* vp) {
@@ -633,7 +727,395 @@ bool fs_unlink(JSContext* cx, unsigned argc, JS::Value* vp) {
   return started(op, op->req.unlink(&e.owner(), op->path.c_str(), completed));
 }
 
+// A single-request operation of one path: fs.rmdir, fs.access.
+bool one_path_op(JSContext* cx, unsigned argc, JS::Value* vp, fs_kind k) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path;
+  JS::RootedObject cb(cx);
+  if (!common_args(cx, args, 2, path, &cb)) return false;
+  fs_op* op = new_op(e, k, path, cb);
+  args.rval().setUndefined();
+  if (k == fs_kind::rmdir) return started(op, op->req.rmdir(&e.owner(), op->path.c_str(), completed));
+  int mode = F_OK;
+  if (args.length() > 2 && args[1].isNumber()) mode = static_cast<int>(args[1].toNumber());
+  return started(op, op->req.access(&e.owner(), op->path.c_str(), mode, completed));
+}
+
+bool fs_rmdir(JSContext* cx, unsigned argc, JS::Value* vp) { return one_path_op(cx, argc, vp, fs_kind::rmdir); }
+bool fs_access(JSContext* cx, unsigned argc, JS::Value* vp) { return one_path_op(cx, argc, vp, fs_kind::access); }
+
+// fs.mkdir(path[, options], cb): options a mode or { recursive, mode }.
+bool mkdir_options(JSContext* cx, JS::HandleValue o, bool& recursive, int& mode) {
+  if (o.isNumber()) {
+    mode = static_cast<int>(o.toNumber());
+  } else if (o.isObject()) {
+    JS::RootedObject obj(cx, &o.toObject());
+    JS::RootedValue rec(cx), md(cx);
+    if (!JS_GetProperty(cx, obj, "recursive", &rec) || !JS_GetProperty(cx, obj, "mode", &md)) return false;
+    recursive = JS::ToBoolean(rec);
+    if (md.isNumber()) mode = static_cast<int>(md.toNumber());
+  }
+  return true;
+}
+
+bool fs_mkdir(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path;
+  JS::RootedObject cb(cx);
+  if (!common_args(cx, args, 2, path, &cb)) return false;
+  bool recursive = false;
+  int mode = 0777;
+  if (args.length() > 2 && !mkdir_options(cx, args[1], recursive, mode)) return false;
+  fs_op* op = new_op(e, fs_kind::mkdir, path, cb);
+  op->recursive = recursive;
+  op->mode = mode;
+  op->parents.push_back(path);
+  args.rval().setUndefined();
+  return started(op, op->req.mkdir(&e.owner(), op->path.c_str(), mode, completed));
+}
+
+bool fs_rename(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path, dest;
+  JS::RootedObject cb(cx);
+  if (!common_args(cx, args, 3, path, &cb)) return false;
+  if (!args[1].isString()) {
+    JS_ReportErrorASCII(cx, "The \"newPath\" argument must be of type string");
+    return false;
+  }
+  if (!value_to_utf8(cx, args[1], dest)) return false;
+  fs_op* op = new_op(e, fs_kind::rename, path, cb);
+  op->new_path = dest;
+  args.rval().setUndefined();
+  return started(op, op->req.rename(&e.owner(), op->path.c_str(), op->new_path.c_str(), completed));
+}
+
+// fs.appendFile: writeFile whose flag is 'a' unless the options say.
+bool fs_append_file(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  return write_file(cx, args, "a");
+}
+
+// ---- the synchronous functions ------------------------------------------------------------
+//
+// Each runs phaseloop's fs requests without a callback (synchronously, on
+// this thread) and throws Node's uvException when one fails.
+
+bool throw_uv(JSContext* cx, int code, const char* syscall, const std::string& path,
+              const std::string* dest = nullptr) {
+  JS::RootedObject err(cx, uv_error(cx, code, syscall, &path, dest));
+  if (!err) return false;
+  JS::RootedValue v(cx, JS::ObjectValue(*err));
+  JS_SetPendingException(cx, v);
+  return false;
+}
+
+bool sync_path(JSContext* cx, const JS::CallArgs& args, unsigned index, const char* name, std::string& path) {
+  if (!args.get(index).isString()) {
+    return throw_error(cx, "TypeError",
+                       std::string("The \"") + name + "\" argument must be of type string", "ERR_INVALID_ARG_TYPE");
+  }
+  return value_to_utf8(cx, args[index], path);
+}
+
+// Options of the *Sync file functions: an encoding string or an object.
+bool sync_options(JSContext* cx, JS::HandleValue o, std::string& encoding, std::string& flag, int& mode) {
+  bool ok = true;
+  if (o.isString()) {
+    if (!encoding_arg(cx, o, encoding, ok)) return false;
+  } else if (o.isObject()) {
+    JS::RootedObject obj(cx, &o.toObject());
+    JS::RootedValue enc(cx), fl(cx), md(cx);
+    if (!JS_GetProperty(cx, obj, "encoding", &enc) || !JS_GetProperty(cx, obj, "flag", &fl) ||
+        !JS_GetProperty(cx, obj, "mode", &md) || !encoding_arg(cx, enc, encoding, ok)) {
+      return false;
+    }
+    if (fl.isString() && !value_to_utf8(cx, fl, flag)) return false;
+    if (md.isNumber()) mode = static_cast<int>(md.toNumber());
+  }
+  if (!ok) return unknown_encoding(cx, encoding);
+  return true;
+}
+
+bool fs_read_file_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path, encoding, flag = "r";
+  int mode = 0666, flags = 0;
+  if (!sync_path(cx, args, 0, "path", path) || !sync_options(cx, args.get(1), encoding, flag, mode)) return false;
+  if (!open_flags(flag, flags)) {
+    JS_ReportErrorUTF8(cx, "phaseloop: unsupported flag '%s'", flag.c_str());
+    return false;
+  }
+  phaseloop::fs_req r;
+  const int fd = r.open(&e.owner(), path.c_str(), flags, mode, nullptr);
+  r.cleanup();
+  if (fd < 0) return throw_uv(cx, fd, "open", path);
+  std::vector<char> data;
+  int error = 0;
+  const char* syscall = nullptr;
+  std::size_t size = 0;
+  if (const int rc = r.fstat(&e.owner(), fd, nullptr); rc < 0) {
+    error = rc;
+    syscall = "fstat";
+  } else if (S_ISREG(r.statbuf().st_mode)) {
+    size = static_cast<std::size_t>(r.statbuf().st_size);
+  }
+  r.cleanup();
+  std::size_t pos = 0;
+  while (error == 0) {
+    const std::size_t chunk = size == 0 ? unknown_chunk : std::min(read_chunk, size - pos);
+    if (chunk == 0) break;
+    data.resize(pos + chunk);
+    const phaseloop::fs_buf buf{data.data() + pos, chunk};
+    const int n = r.read(&e.owner(), fd, &buf, 1, -1, nullptr);
+    r.cleanup();
+    if (n < 0) {
+      error = n;
+      syscall = "read";
+    } else if (n == 0) {
+      break;
+    } else {
+      pos += static_cast<std::size_t>(n);
+    }
+  }
+  data.resize(pos);
+  r.close(&e.owner(), fd, nullptr);
+  r.cleanup();
+  if (error != 0) return throw_uv(cx, error, syscall, path);
+  if (encoding.empty()) {
+    JSObject* buf = make_buffer(e, data);
+    if (buf == nullptr) return false;
+    args.rval().setObject(*buf);
+    return true;
+  }
+  JSString* str = decode(cx, data.data(), data.size(), encoding);
+  if (str == nullptr) return false;
+  args.rval().setString(str);
+  return true;
+}
+
+bool write_file_sync(JSContext* cx, const JS::CallArgs& args, const char* default_flag) {
+  engine& e = engine::from(cx);
+  std::string path, encoding, flag = default_flag;
+  int mode = 0666, flags = 0;
+  if (!sync_path(cx, args, 0, "path", path) || !sync_options(cx, args.get(2), encoding, flag, mode)) return false;
+  if (!open_flags(flag, flags)) {
+    JS_ReportErrorUTF8(cx, "phaseloop: unsupported flag '%s'", flag.c_str());
+    return false;
+  }
+  std::vector<char> bytes;
+  JS::HandleValue data = args.get(1);
+  if (!data.isObject() || !view_bytes(&data.toObject(), bytes)) {
+    std::string str;
+    if (!value_to_utf8(cx, data, str)) return false;
+    bytes.assign(str.begin(), str.end());
+  }
+  phaseloop::fs_req r;
+  const int fd = r.open(&e.owner(), path.c_str(), flags, mode, nullptr);
+  r.cleanup();
+  if (fd < 0) return throw_uv(cx, fd, "open", path);
+  std::size_t pos = 0;
+  int error = 0;
+  while (pos < bytes.size()) {
+    const phaseloop::fs_buf buf{bytes.data() + pos, bytes.size() - pos};
+    const int n = r.write(&e.owner(), fd, &buf, 1, -1, nullptr);
+    r.cleanup();
+    if (n < 0) {
+      error = n;
+      break;
+    }
+    pos += static_cast<std::size_t>(n);
+  }
+  r.close(&e.owner(), fd, nullptr);
+  r.cleanup();
+  if (error != 0) return throw_uv(cx, error, "write", path);
+  args.rval().setUndefined();
+  return true;
+}
+
+bool fs_write_file_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
+  return write_file_sync(cx, JS::CallArgsFromVp(argc, vp), "w");
+}
+
+bool fs_append_file_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
+  return write_file_sync(cx, JS::CallArgsFromVp(argc, vp), "a");
+}
+
+bool fs_exists_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  std::string path;
+  if (!args.get(0).isString() || !value_to_utf8(cx, args[0], path)) {
+    JS_ClearPendingException(cx);
+    args.rval().setBoolean(false);
+    return true;
+  }
+  phaseloop::fs_req r;
+  args.rval().setBoolean(r.access(&engine::from(cx).owner(), path.c_str(), F_OK, nullptr) == 0);
+  r.cleanup();
+  return true;
+}
+
+bool fs_stat_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path;
+  if (!sync_path(cx, args, 0, "path", path)) return false;
+  bool throw_if_no_entry = true;
+  // { throwIfNoEntry: false } came with Node 14.17.
+  if (e.mode() == node::mode::current && args.get(1).isObject()) {
+    JS::RootedObject o(cx, &args[1].toObject());
+    JS::RootedValue v(cx);
+    if (!JS_GetProperty(cx, o, "throwIfNoEntry", &v)) return false;
+    if (!v.isUndefined()) throw_if_no_entry = JS::ToBoolean(v);
+  }
+  phaseloop::fs_req r;
+  const int rc = r.stat(&e.owner(), path.c_str(), nullptr);
+  r.cleanup();
+  if (rc < 0) {
+    if (rc == PHASELOOP_ENOENT && !throw_if_no_entry) {
+      args.rval().setUndefined();
+      return true;
+    }
+    return throw_uv(cx, rc, "stat", path);
+  }
+  JSObject* st = make_stats(e, r.statbuf());
+  if (st == nullptr) return false;
+  args.rval().setObject(*st);
+  return true;
+}
+
+bool fs_readdir_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path;
+  if (!sync_path(cx, args, 0, "path", path)) return false;
+  phaseloop::fs_req r;
+  const int rc = r.scandir(&e.owner(), path.c_str(), 0, nullptr);
+  if (rc < 0) {
+    r.cleanup();
+    return throw_uv(cx, rc, "scandir", path);
+  }
+  JS::RootedValueVector names(cx);
+  phaseloop::fs_dirent ent{};
+  bool ok = true;
+  while (ok && r.scandir_next(ent) == 0) {
+    JSString* n = utf8_string(cx, ent.name, std::strlen(ent.name));
+    ok = n != nullptr && names.append(JS::StringValue(n));
+  }
+  r.cleanup();
+  if (!ok) return false;
+  JSObject* arr = JS::NewArrayObject(cx, names);
+  if (arr == nullptr) return false;
+  args.rval().setObject(*arr);
+  return true;
+}
+
+bool fs_mkdir_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path;
+  bool recursive = false;
+  int mode = 0777;
+  if (!sync_path(cx, args, 0, "path", path) || !mkdir_options(cx, args.get(1), recursive, mode)) return false;
+  phaseloop::fs_req r;
+  if (!recursive) {
+    const int rc = r.mkdir(&e.owner(), path.c_str(), mode, nullptr);
+    r.cleanup();
+    if (rc < 0) return throw_uv(cx, rc, "mkdir", path);
+    args.rval().setUndefined();
+    return true;
+  }
+  // As the asynchronous one (mkdir_step): parents first when missing.
+  std::vector<std::string> todo{path};
+  std::string first;
+  while (!todo.empty()) {
+    const int rc = r.mkdir(&e.owner(), todo.back().c_str(), mode, nullptr);
+    r.cleanup();
+    if (rc == PHASELOOP_ENOENT && !parent_of(todo.back()).empty() && todo.size() < 4096) {
+      todo.push_back(parent_of(todo.back()));
+      continue;
+    }
+    if (rc == PHASELOOP_EEXIST) {
+      const int st = r.stat(&e.owner(), todo.back().c_str(), nullptr);
+      r.cleanup();
+      if (st < 0 || !S_ISDIR(r.statbuf().st_mode)) return throw_uv(cx, PHASELOOP_EEXIST, "mkdir", todo.back());
+    } else if (rc < 0) {
+      return throw_uv(cx, rc, "mkdir", todo.back());
+    } else if (first.empty()) {
+      first = todo.back();
+    }
+    todo.pop_back();
+  }
+  if (first.empty() || e.mode() != node::mode::current) {
+    args.rval().setUndefined();
+    return true;
+  }
+  JSString* f = utf8_string(cx, first.data(), first.size());
+  if (f == nullptr) return false;
+  args.rval().setString(f);
+  return true;
+}
+
+// unlinkSync, rmdirSync, accessSync: one request of one path.
+template <fs_type T>
+bool fs_one_path_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path;
+  if (!sync_path(cx, args, 0, "path", path)) return false;
+  phaseloop::fs_req r;
+  int rc = 0;
+  const char* syscall = "unlink";
+  if constexpr (T == fs_type::unlink) {
+    rc = r.unlink(&e.owner(), path.c_str(), nullptr);
+  } else if constexpr (T == fs_type::rmdir) {
+    rc = r.rmdir(&e.owner(), path.c_str(), nullptr);
+    syscall = "rmdir";
+  } else {
+    const int mode = args.get(1).isNumber() ? static_cast<int>(args[1].toNumber()) : F_OK;
+    rc = r.access(&e.owner(), path.c_str(), mode, nullptr);
+    syscall = "access";
+  }
+  r.cleanup();
+  if (rc < 0) return throw_uv(cx, rc, syscall, path);
+  args.rval().setUndefined();
+  return true;
+}
+
+bool fs_rename_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path, dest;
+  if (!sync_path(cx, args, 0, "oldPath", path) || !sync_path(cx, args, 1, "newPath", dest)) return false;
+  phaseloop::fs_req r;
+  const int rc = r.rename(&e.owner(), path.c_str(), dest.c_str(), nullptr);
+  r.cleanup();
+  if (rc < 0) return throw_uv(cx, rc, "rename", path, &dest);
+  args.rval().setUndefined();
+  return true;
+}
+
 const JSFunctionSpec fs_functions[] = {
+    JS_FN("readFileSync", fs_read_file_sync, 2, JSPROP_ENUMERATE),
+    JS_FN("writeFileSync", fs_write_file_sync, 3, JSPROP_ENUMERATE),
+    JS_FN("appendFileSync", fs_append_file_sync, 3, JSPROP_ENUMERATE),
+    JS_FN("existsSync", fs_exists_sync, 1, JSPROP_ENUMERATE),
+    JS_FN("statSync", fs_stat_sync, 2, JSPROP_ENUMERATE),
+    JS_FN("readdirSync", fs_readdir_sync, 2, JSPROP_ENUMERATE),
+    JS_FN("mkdirSync", fs_mkdir_sync, 2, JSPROP_ENUMERATE),
+    JS_FN("unlinkSync", fs_one_path_sync<fs_type::unlink>, 1, JSPROP_ENUMERATE),
+    JS_FN("rmdirSync", fs_one_path_sync<fs_type::rmdir>, 1, JSPROP_ENUMERATE),
+    JS_FN("accessSync", fs_one_path_sync<fs_type::access>, 2, JSPROP_ENUMERATE),
+    JS_FN("renameSync", fs_rename_sync, 2, JSPROP_ENUMERATE),
+    JS_FN("mkdir", fs_mkdir, 3, JSPROP_ENUMERATE),
+    JS_FN("rmdir", fs_rmdir, 2, JSPROP_ENUMERATE),
+    JS_FN("rename", fs_rename, 3, JSPROP_ENUMERATE),
+    JS_FN("access", fs_access, 3, JSPROP_ENUMERATE),
+    JS_FN("appendFile", fs_append_file, 4, JSPROP_ENUMERATE),
     JS_FN("readFile", fs_read_file, 3, JSPROP_ENUMERATE),
     JS_FN("writeFile", fs_write_file, 4, JSPROP_ENUMERATE),
     JS_FN("stat", fs_stat, 2, JSPROP_ENUMERATE),
@@ -659,6 +1141,12 @@ JSObject* named_proto(JSContext* cx, JS::HandleObject parent, const char* name, 
 
 const JSFunctionSpec buffer_methods[] = {JS_FN("toString", buffer_to_string, 1, 0), JS_FS_END};
 
+// fs.promises: loaded when first asked for.
+bool fs_promises_getter(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  return require_lib(engine::from(cx), "fs/promises", args.rval());
+}
+
 }  // namespace
 
 JSObject* make_fs_module(engine& e) {
@@ -673,6 +1161,10 @@ JSObject* make_fs_module(engine& e) {
   JS::RootedObject stats(cx, named_proto(cx, object_proto, "Stats", stats_methods));
   JS::RootedObject fs(cx, JS_NewPlainObject(cx));
   if (!buffer || !stats || !fs || !JS_DefineFunctions(cx, fs, fs_functions)) return nullptr;
+  JSFunction* getter = JS_NewFunction(cx, fs_promises_getter, 0, 0, "get promises");
+  if (getter == nullptr) return nullptr;
+  JS::RootedObject getter_obj(cx, JS_GetFunctionObject(getter));
+  if (!JS_DefineProperty(cx, fs, "promises", getter_obj, nullptr, JSPROP_ENUMERATE)) return nullptr;
   e.set_proto(proto::buffer, buffer);
   e.set_proto(proto::stats, stats);
   e.set_proto(proto::fs_module, fs);

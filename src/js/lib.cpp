@@ -257,6 +257,12 @@ bool require_internal(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
   std::string name;
   if (!value_to_utf8(cx, args.get(0), name)) return false;
+  if (name == "fs") {
+    JSObject* fs = make_fs_module(engine::from(cx));
+    if (fs == nullptr) return false;
+    args.rval().setObject(*fs);
+    return true;
+  }
   return require_lib(engine::from(cx), name, args.rval());
 }
 
@@ -304,8 +310,8 @@ bool load(engine& e, const lib_source& src, JS::MutableHandleValue out) {
 
 bool has_builtin(const engine& e, const std::string& name) {
   if (name.compare(0, 9, "internal/") == 0) return false;
-  // timers/promises came with Node 15.
-  if (name == "timers/promises" && e.mode() != node::mode::current) return false;
+  // timers/promises came with Node 15, fs/promises with 14.
+  if ((name == "timers/promises" || name == "fs/promises") && e.mode() != node::mode::current) return false;
   return find_source(name) != nullptr;
 }
 

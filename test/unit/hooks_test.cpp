@@ -104,14 +104,17 @@ TEST(hooks, poll_phase_event_carries_the_poll_timeout) {
   recorder rec;
   l.add_hook(rec);
   pl::timer t(l);
-  ASSERT_EQ(t.start([](pl::timer*) {}, 20, 0), 0);
+  // Long enough that a stalled machine (sanitizers, CI load) still finds
+  // the timer not due when poll computes its timeout.
+  l.update_time();
+  ASSERT_EQ(t.start([](pl::timer*) {}, 200, 0), 0);
   EXPECT_EQ(l.run(pl::run_mode::once), 0);
   int polls = 0;
   for (const auto& p : rec.phases)
     if (p.which == pl::phase::poll && p.enter) {
       polls++;
       EXPECT_GT(p.timeout, 0);
-      EXPECT_LE(p.timeout, 20);
+      EXPECT_LE(p.timeout, 200);
     }
   EXPECT_EQ(polls, 1);
   rec.clear();
@@ -139,7 +142,9 @@ TEST(hooks, poll_exit_event_reports_the_timeout_poll_was_given) {
   pl::signal s(l);
   pl::timer t(l);
   ASSERT_EQ(s.start([](pl::signal* h, int) { h->stop(); }, SIGUSR1), 0);
-  ASSERT_EQ(t.start([](pl::timer*) {}, 40, 0), 0);
+  // The signal ends the run long before the timer is due (a loaded
+  // machine must not make poll's timeout 0).
+  ASSERT_EQ(t.start([](pl::timer*) {}, 2000, 0), 0);
   const pthread_t loop_thread = pthread_self();
   std::thread killer([loop_thread] {
     pltest::spin_ms(10);
@@ -493,12 +498,13 @@ TEST(hooks, request_started_precedes_its_completion_and_stop_is_seen) {
 struct job_log : pl::hook {
   std::vector<pl::job_event> jobs;
   std::vector<std::string> order;
+  const void* watched = nullptr;
   void job_ran(pl::loop&, const pl::job_event& e) override {
     jobs.push_back(e);
     order.push_back("job");
   }
   void callback_enter(pl::loop&, const pl::callback_event& e) override {
-    if (e.kind == pl::callback_kind::work_done) order.push_back("done");
+    if (e.kind == pl::callback_kind::work_done) order.push_back(e.request == watched ? "done" : "other done");
   }
 };
 
@@ -509,6 +515,7 @@ TEST(hooks, job_ran_reports_each_job_with_its_worker_and_run_time) {
   job_log log;
   l.add_hook(log);
   pl::work w;
+  log.watched = &w;
   const std::uint64_t before = pl::loop::hrtime();
   ASSERT_EQ(w.queue(l, [](pl::work*) { std::this_thread::sleep_for(std::chrono::milliseconds(20)); },
                     [](pl::work*, int) {}),
@@ -520,7 +527,10 @@ TEST(hooks, job_ran_reports_each_job_with_its_worker_and_run_time) {
   EXPECT_GE(log.jobs[0].began_ns, before);
   EXPECT_GE(log.jobs[0].run_ns, 20'000'000u);
   EXPECT_LT(log.jobs[0].began_ns + log.jobs[0].run_ns, pl::loop::hrtime());
-  EXPECT_EQ(log.order, (strings{"done", "job", "done"}));  // the unwatched one's callback, then ours
+  // Ours is told once, before its callback; the unwatched one's callback
+  // comes before or after, as the workers happen to finish.
+  const strings first{"other done", "job", "done"}, last{"job", "done", "other done"};
+  EXPECT_TRUE(log.order == first || log.order == last) << ::testing::PrintToString(log.order);
   l.remove_hook(log);
   EXPECT_EQ(finish(l), 0);
 }
