@@ -9,8 +9,7 @@
 //   writeFile  open, write (again after a short write), close
 //   stat, readdir (scandir), unlink: one request each
 //
-// Without an encoding readFile gives a Buffer-like Uint8Array (its
-// toString(encoding) decodes); Node's Buffer class itself is not provided.
+// Without an encoding readFile gives a Buffer (src/js/lib/buffer.js).
 
 #include <fcntl.h>
 #include <js/Array.h>
@@ -172,7 +171,7 @@ bool view_bytes(JSObject* obj, std::vector<char>& out) {
 }
 
 // readFile's result without an encoding: a Uint8Array with Buffer's
-// prototype (toString(encoding), and <Buffer ..> in console.log).
+// prototype.
 JSObject* make_buffer(engine& e, const std::vector<char>& bytes) {
   JSContext* cx = e.cx();
   JS::RootedObject arr(cx, JS_NewUint8Array(cx, bytes.size()));
@@ -200,28 +199,6 @@ bool unknown_encoding(JSContext* cx, const std::string& enc) {
   JS_ReportErrorUTF8(cx, "phaseloop: encoding '%s' is not supported (utf8, latin1, ascii, hex, base64)",
                      enc.c_str());
   return false;
-}
-
-bool buffer_to_string(JSContext* cx, unsigned argc, JS::Value* vp) {
-  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
-  if (!args.thisv().isObject()) {
-    JS_ReportErrorASCII(cx, "Buffer.prototype.toString called on a non-object");
-    return false;
-  }
-  std::vector<char> bytes;
-  if (!view_bytes(&args.thisv().toObject(), bytes)) {
-    JS_ReportErrorASCII(cx, "Buffer.prototype.toString called on a non-Buffer");
-    return false;
-  }
-  std::string enc = "utf8";
-  bool ok = true;
-  if (!encoding_arg(cx, args.get(0), enc, ok)) return false;
-  if (!ok) return unknown_encoding(cx, enc);
-  if (enc.empty()) enc = "utf8";
-  JSString* s = decode(cx, bytes.data(), bytes.size(), enc);
-  if (s == nullptr) return false;
-  args.rval().setString(s);
-  return true;
 }
 
 // ---- Stats ---------------------------------------------------------------------------------
@@ -1139,8 +1116,6 @@ JSObject* named_proto(JSContext* cx, JS::HandleObject parent, const char* name, 
   return proto;
 }
 
-const JSFunctionSpec buffer_methods[] = {JS_FN("toString", buffer_to_string, 1, 0), JS_FS_END};
-
 // fs.promises: loaded when first asked for.
 bool fs_promises_getter(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
@@ -1152,11 +1127,14 @@ bool fs_promises_getter(JSContext* cx, unsigned argc, JS::Value* vp) {
 JSObject* make_fs_module(engine& e) {
   JSContext* cx = e.cx();
   if (JSObject* made = e.get_proto(proto::fs_module)) return made;
-  // Buffer.prototype inherits from Uint8Array.prototype.
-  JS::RootedObject sample(cx, JS_NewUint8Array(cx, 0));
-  JS::RootedObject u8proto(cx);
-  if (!sample || !JS_GetPrototype(cx, sample, &u8proto)) return nullptr;
-  JS::RootedObject buffer(cx, named_proto(cx, u8proto, "Buffer", buffer_methods));
+  // The files it reads are Buffers (src/js/lib/buffer.js).
+  JS::RootedValue module(cx), ctor(cx), proto_v(cx);
+  if (!require_lib(e, "buffer", &module) || !module.isObject()) return nullptr;
+  JS::RootedObject module_obj(cx, &module.toObject());
+  if (!JS_GetProperty(cx, module_obj, "Buffer", &ctor) || !ctor.isObject()) return nullptr;
+  JS::RootedObject ctor_obj(cx, &ctor.toObject());
+  if (!JS_GetProperty(cx, ctor_obj, "prototype", &proto_v) || !proto_v.isObject()) return nullptr;
+  JS::RootedObject buffer(cx, &proto_v.toObject());
   JS::RootedObject object_proto(cx, JS::GetRealmObjectPrototype(cx));
   JS::RootedObject stats(cx, named_proto(cx, object_proto, "Stats", stats_methods));
   JS::RootedObject fs(cx, JS_NewPlainObject(cx));

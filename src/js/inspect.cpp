@@ -639,8 +639,8 @@ step describe_array(context& c, const object_facts& f, JS::MutableHandleIdVector
   return step::go_on;
 }
 
-// A Buffer of require('fs'): Node's <Buffer 68 69 ... N more bytes>.
-bool buffer_text(JSContext* cx, JS::HandleObject obj, uint32_t length, std::string& out) {
+// A Buffer: Node's <Buffer 68 69 ... N more bytes> (Node 10: "... >").
+bool buffer_text(JSContext* cx, JS::HandleObject obj, uint32_t length, bool node10, std::string& out) {
   out = "<Buffer";
   const uint32_t shown = std::min<uint32_t>(length, 50);
   for (uint32_t i = 0; i < shown; i++) {
@@ -651,7 +651,7 @@ bool buffer_text(JSContext* cx, JS::HandleObject obj, uint32_t length, std::stri
     out += hex_digit(byte >> 4, false);
     out += hex_digit(byte & 15, false);
   }
-  if (length > shown) out += " ... " + std::to_string(length - shown) + " more bytes";
+  if (length > shown) out += node10 ? " ... " : " ... " + std::to_string(length - shown) + " more bytes";
   out += ">";
   return true;
 }
@@ -662,7 +662,7 @@ step describe_typed_array(context& c, const object_facts& f, JS::MutableHandleId
   if (!JS_GetProperty(c.cx, f.obj, "length", &len)) return step::failed;
   s.length = len.isNumber() ? static_cast<uint32_t>(len.toNumber()) : 0;
   if (f.has_ctor && f.ctor == "Buffer") {
-    return buffer_text(c.cx, f.obj, s.length, out) ? step::text : step::failed;
+    return buffer_text(c.cx, f.obj, s.length, c.style == inspect_style::node10, out) ? step::text : step::failed;
   }
   if (!keep_non_index_keys(c.cx, f, keys)) return step::failed;
   s.braces0 = prefix(c, f.has_ctor, f.ctor, f.tag, "TypedArray", "(" + std::to_string(s.length) + ")") + "[";

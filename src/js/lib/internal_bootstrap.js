@@ -58,6 +58,9 @@ internal.abortError = function abortError(reason) {
 // ---- globals each version added -------------------------------------------------
 
 const web = require('internal/web');
+Object.defineProperty(globalThis_(), 'Buffer', {
+  value: require('buffer').Buffer, writable: true, configurable: true,
+});
 const globalNames = [];
 if (mode !== 'node10') globalNames.push('TextEncoder', 'TextDecoder');
 if (current) {

@@ -75,3 +75,7 @@ if (typeof AbortController === 'function') {
   const enc = new TextEncoder().encode('hé€😀');
   console.log(Array.from(enc).join(','), new TextDecoder().decode(enc));
 }
+// The 1 ms timer that aborts is due before the loop starts (immediates
+// come after it).
+const end = Date.now() + 5;
+while (Date.now() < end);
