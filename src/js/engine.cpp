@@ -54,6 +54,7 @@ void run_queued(void* arg) {
 engine::engine(phaseloop::loop& l, const run_options& o, std::string source)
     : script_host(o, std::move(source), style_for(o.mode)), loop_(&l) {
   start_ns_ = phaseloop::loop::hrtime();
+  lib_mode_ = node::mode_name(o.mode);
   rt_.emplace(l, o.mode);
   if (o.trace || o.annotate_fd >= 0) {
     tracker_ = std::make_unique<tracker>(*this, out_, o.trace, o.annotate_fd);
@@ -178,7 +179,7 @@ void engine::call_or_die(JS::HandleValue thisv, JS::HandleValue fn, JS::HandleOb
 }
 
 bool engine::call_internal(const char* name, const JS::HandleValueArray& args, JS::MutableHandleValue rval) {
-  JS::RootedObject internal(cx_, get_proto(proto::lib_internal));
+  JS::RootedObject internal(cx_, lib_internal());
   JS::RootedValue fn(cx_);
   if (!internal || !JS_GetProperty(cx_, internal, name, &fn)) return false;
   return JS::Call(cx_, JS::UndefinedHandleValue, fn, args, rval);
@@ -331,7 +332,7 @@ void engine::uncaught() {
 }
 
 bool engine::offer_uncaught(JS::HandleValue error, const char* origin) {
-  if (get_proto(proto::lib_internal) == nullptr) return false;  // before the built-ins
+  if (lib_internal() == nullptr) return false;  // before the built-ins
   JS::RootedValueArray<2> args(cx_);
   args[0].set(error);
   JS::RootedString o(cx_, JS_NewStringCopyZ(cx_, origin));

@@ -74,9 +74,8 @@ struct js_immediate {
 struct fs_op;
 
 /// Objects the bindings keep for the life of the context: the prototypes
-/// of the objects they make, and the JavaScript built-ins' `internal`
-/// object and module cache (lib.cpp).
-enum class proto : std::uint8_t { timeout, immediate, buffer, stats, fs_module, lib_internal, lib_modules, count_ };
+/// of the objects they make, and require('fs').
+enum class proto : std::uint8_t { timeout, immediate, buffer, stats, fs_module, count_ };
 
 class engine final : public script_host {
  public:

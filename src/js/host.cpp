@@ -46,6 +46,8 @@ bool script_host::new_context(std::unique_ptr<JS::JobQueue> jobs, JS::PromiseRej
 
 void script_host::destroy_context() noexcept {
   if (cx_ == nullptr) return;
+  lib_internal_.reset();
+  lib_modules_.reset();
   global_.reset();
   if (entered_) JS::LeaveRealm(cx_, nullptr);
   entered_ = false;

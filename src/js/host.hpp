@@ -37,6 +37,18 @@ class script_host {
   /// The global object (null before the context is made).
   JSObject* global() const { return global_ ? global_->get() : nullptr; }
 
+  /// The JavaScript built-ins' state (lib.cpp): the `internal` object
+  /// their modules share and the loaded modules by name; null before
+  /// boot_lib. Dropped by destroy_context.
+  JSObject* lib_internal() const { return lib_internal_ ? lib_internal_->get() : nullptr; }
+  JSObject* lib_modules() const { return lib_modules_ ? lib_modules_->get() : nullptr; }
+  void set_lib(JS::HandleObject internal, JS::HandleObject modules) {
+    lib_internal_.emplace(cx_, internal);
+    lib_modules_.emplace(cx_, modules);
+  }
+  /// What the built-ins behave as: "node10", "node11", "node" or "browser".
+  const char* lib_mode() const noexcept { return lib_mode_; }
+
   /// Line `line` (from 1) of the script, without its line break.
   std::string source_line(unsigned line) const;
   /// Appends "PATH:LINE", the line, and a caret under `column` (from 1).
@@ -66,8 +78,12 @@ class script_host {
   output out_;
   JSContext* cx_ = nullptr;
 
+  const char* lib_mode_ = "node";
+
  private:
   inspect_style style_;
+  std::optional<JS::PersistentRootedObject> lib_internal_;
+  std::optional<JS::PersistentRootedObject> lib_modules_;
   std::unique_ptr<JS::JobQueue> jobs_;
   std::optional<JS::PersistentRootedObject> global_;
   bool entered_ = false;

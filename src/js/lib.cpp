@@ -243,12 +243,17 @@ bool native_utf8_decode(JSContext* cx, unsigned argc, JS::Value* vp) {
   return true;
 }
 
+// For every host.
 const JSFunctionSpec internal_functions[] = {
-    JS_FN("now", native_now, 0, 0), JS_FN("clone", native_clone, 1, 0),
+    JS_FN("clone", native_clone, 1, 0),
     JS_FN("utf8Encode", native_utf8_encode, 1, 0), JS_FN("utf8Decode", native_utf8_decode, 2, 0),
     JS_FN("isPromise", native_is_promise, 1, 0), JS_FN("isProxy", native_is_proxy, 1, 0),
     JS_FN("inspect", native_inspect, 2, 0),   JS_FN("format", native_format, 0, 0),
-    JS_FN("codedError", native_coded_error, 3, 0), JS_FN("warn", native_warn, 2, 0),
+    JS_FN("codedError", native_coded_error, 3, 0), JS_FS_END};
+
+// The Node engine's.
+const JSFunctionSpec node_internal_functions[] = {
+    JS_FN("now", native_now, 0, 0), JS_FN("warn", native_warn, 2, 0),
     JS_FN("reallyExit", native_really_exit, 1, 0),
     JS_FN("memoryUsage", native_memory_usage, 0, 0), JS_FS_END};
 
@@ -257,27 +262,28 @@ bool require_internal(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
   std::string name;
   if (!value_to_utf8(cx, args.get(0), name)) return false;
-  if (name == "fs") {
+  script_host& h = script_host::from(cx);
+  if (name == "fs" && !h.options().browser) {
     JSObject* fs = make_fs_module(engine::from(cx));
     if (fs == nullptr) return false;
     args.rval().setObject(*fs);
     return true;
   }
-  return require_lib(engine::from(cx), name, args.rval());
+  return require_lib(h, name, args.rval());
 }
 
 const char* const module_params[] = {"exports", "require", "module", "internal", "process"};
 
 // Runs one module's function and returns its module.exports.
-bool load(engine& e, const lib_source& src, JS::MutableHandleValue out) {
-  JSContext* cx = e.cx();
+bool load(script_host& h, const lib_source& src, JS::MutableHandleValue out) {
+  JSContext* cx = h.cx();
   // Node 20 names its built-ins' files node:NAME; Node 10 and 11 NAME.js.
-  const std::string file = e.mode() == node::mode::current ? std::string("node:") + src.name
-                                                            : std::string(src.name) + ".js";
+  const std::string file = std::string_view(h.lib_mode()) == "node" ? std::string("node:") + src.name
+                                                                      : std::string(src.name) + ".js";
   JS::CompileOptions co(cx);
   co.setFileAndLine(file.c_str(), 0);
   JS::SourceText<char16_t> text;
-  if (!e.utf16_source(src.text, text)) return false;
+  if (!h.utf16_source(src.text, text)) return false;
   JS::RootedObjectVector env(cx);
   JS::RootedFunction fn(cx, JS::CompileFunction(cx, env, co, src.name, 5, module_params, text));
   if (!fn) return false;
@@ -286,24 +292,42 @@ bool load(engine& e, const lib_source& src, JS::MutableHandleValue out) {
   JSFunction* require_fn = JS_NewFunction(cx, require_internal, 1, 0, "require");
   if (require_fn == nullptr) return false;
   JS::RootedObject require(cx, JS_GetFunctionObject(require_fn));
-  JS::RootedObject internal(cx, e.get_proto(proto::lib_internal));
-  JS::RootedObject process(cx, e.process_object());
-  if (!exports || !module || !require || !internal || !process) return false;
+  JS::RootedObject internal(cx, h.lib_internal());
+  JS::RootedObject global(cx, h.global());
+  // The Node engine's process object (the browser has none).
+  JS::RootedValue process(cx);
+  if (!exports || !module || !internal || !JS_GetProperty(cx, global, "process", &process)) return false;
   JS::RootedValue exports_v(cx, JS::ObjectValue(*exports));
   if (!JS_DefineProperty(cx, module, "exports", exports_v, JSPROP_ENUMERATE)) return false;
   // A module loaded while it loads (a cycle) sees its exports so far.
-  JS::RootedObject cache(cx, e.get_proto(proto::lib_modules));
+  JS::RootedObject cache(cx, h.lib_modules());
   if (!JS_DefineProperty(cx, cache, src.name, exports_v, JSPROP_ENUMERATE)) return false;
   JS::RootedValueArray<5> argv(cx);
   argv[0].setObject(*exports);
   argv[1].setObject(*require);
   argv[2].setObject(*module);
   argv[3].setObject(*internal);
-  argv[4].setObject(*process);
+  argv[4].set(process);
   JS::RootedValue rval(cx);
   if (!JS_CallFunction(cx, nullptr, fn, argv, &rval)) return false;
   if (!JS_GetProperty(cx, module, "exports", out)) return false;
   return JS_DefineProperty(cx, cache, src.name, out, JSPROP_ENUMERATE);
+}
+
+// The `internal` object and the module cache, then `bootstrap`.
+bool boot(script_host& h, const JSFunctionSpec* natives, const char* bootstrap) {
+  JSContext* cx = h.cx();
+  JS::RootedObject internal(cx, JS_NewPlainObject(cx));
+  JS::RootedObject cache(cx, JS_NewObject(cx, nullptr));
+  JS::RootedString mode(cx, JS_NewStringCopyZ(cx, h.lib_mode()));
+  if (!internal || !cache || !mode || !JS_DefineFunctions(cx, internal, internal_functions) ||
+      (natives != nullptr && !JS_DefineFunctions(cx, internal, natives)) ||
+      !JS_DefineProperty(cx, internal, "mode", mode, JSPROP_ENUMERATE)) {
+    return false;
+  }
+  h.set_lib(internal, cache);
+  JS::RootedValue ignored(cx);
+  return require_lib(h, bootstrap, &ignored);
 }
 
 }  // namespace
@@ -315,9 +339,9 @@ bool has_builtin(const engine& e, const std::string& name) {
   return find_source(name) != nullptr;
 }
 
-bool require_lib(engine& e, const std::string& name, JS::MutableHandleValue out) {
-  JSContext* cx = e.cx();
-  JS::RootedObject cache(cx, e.get_proto(proto::lib_modules));
+bool require_lib(script_host& h, const std::string& name, JS::MutableHandleValue out) {
+  JSContext* cx = h.cx();
+  JS::RootedObject cache(cx, h.lib_modules());
   bool cached = false;
   if (!JS_HasProperty(cx, cache, name.c_str(), &cached)) return false;
   if (cached) return JS_GetProperty(cx, cache, name.c_str(), out);
@@ -326,22 +350,11 @@ bool require_lib(engine& e, const std::string& name, JS::MutableHandleValue out)
     JS_ReportErrorASCII(cx, "phaseloop: no built-in module %s", name.c_str());
     return false;
   }
-  return load(e, *src, out);
+  return load(h, *src, out);
 }
 
-bool boot_lib(engine& e) {
-  JSContext* cx = e.cx();
-  JS::RootedObject internal(cx, JS_NewPlainObject(cx));
-  JS::RootedObject cache(cx, JS_NewObject(cx, nullptr));
-  JS::RootedString mode(cx, JS_NewStringCopyZ(cx, node::mode_name(e.mode())));
-  if (!internal || !cache || !mode || !JS_DefineFunctions(cx, internal, internal_functions) ||
-      !JS_DefineProperty(cx, internal, "mode", mode, JSPROP_ENUMERATE)) {
-    return false;
-  }
-  e.set_proto(proto::lib_internal, internal);
-  e.set_proto(proto::lib_modules, cache);
-  JS::RootedValue ignored(cx);
-  return require_lib(e, "internal/bootstrap", &ignored);
-}
+bool boot_lib(engine& e) { return boot(e, node_internal_functions, "internal/bootstrap"); }
+
+bool boot_browser_lib(script_host& h, const JSFunctionSpec* natives) { return boot(h, natives, "internal/browser"); }
 
 }  // namespace phaseloop::runner

@@ -1,9 +1,10 @@
 #pragma once
 // The modules of the runner written in JavaScript (src/js/lib/*.js,
 // compiled into the program): require('events'), require('util'), ... and
-// the bootstrap that makes `process` an EventEmitter. Each module is a
-// function (exports, require, module, internal, process) run once per
-// engine; `internal` holds the native helpers they need.
+// the bootstraps that make `process` an EventEmitter (Node modes) and
+// window an EventTarget (browser). Each module is a function (exports,
+// require, module, internal, process) run once per context; `internal`
+// holds the native helpers they need.
 
 #include "js/js.hpp"
 
@@ -12,6 +13,7 @@
 namespace phaseloop::runner {
 
 class engine;
+class script_host;
 
 /// One module's source, as the build compiles it in (lib_js.cpp).
 struct lib_source {
@@ -26,11 +28,15 @@ extern const lib_source lib_sources[];
 bool has_builtin(const engine& e, const std::string& name);
 
 /// require(name) of a JavaScript built-in: its module.exports, loaded once
-/// per engine. False with an exception pending on failure.
-bool require_lib(engine& e, const std::string& name, JS::MutableHandleValue out);
+/// per context. False with an exception pending on failure.
+bool require_lib(script_host& h, const std::string& name, JS::MutableHandleValue out);
 
-/// Makes the `internal` object and runs the bootstrap module. False with
-/// an exception pending on failure.
+/// Makes the `internal` object (the Node engine's natives too) and runs
+/// the bootstrap module of Node (internal/bootstrap). False with an
+/// exception pending on failure.
 bool boot_lib(engine& e);
+/// The same for the browser's window (internal/browser), with the window
+/// engine's `natives`.
+bool boot_browser_lib(script_host& h, const JSFunctionSpec* natives);
 
 }  // namespace phaseloop::runner

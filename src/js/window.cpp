@@ -5,6 +5,7 @@
 
 #include "js/window.hpp"
 
+#include <js/Array.h>
 #include <js/CompilationAndEvaluation.h>
 #include <js/Exception.h>
 #include <js/Promise.h>
@@ -16,6 +17,7 @@
 
 #include "js/bindings.hpp"
 #include "js/inspect.hpp"
+#include "js/lib.hpp"
 #include "js/job_queue.hpp"
 
 namespace phaseloop::runner {
@@ -51,10 +53,38 @@ void window_engine::run_job(void* arg) {
   e.call(JS::UndefinedHandleValue, fn, JS::HandleValueArray::empty(), &rval);
 }
 
+// ---- the built-ins' natives (lib/internal_browser.js) ----------------------------------
+
+// internal.reportError(value): an exception a listener threw, reported.
+bool native_report_error(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  window_engine& e = window_engine::from(cx);
+  JS_SetPendingException(cx, args.get(0));
+  e.report_pending();
+  args.rval().setUndefined();
+  return true;
+}
+
+// internal.postTask(fn): fn called in a task of the posted message source.
+bool native_post_task(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  if (!args.get(0).isObject()) {
+    JS_ReportErrorASCII(cx, "postTask: not a function");
+    return false;
+  }
+  JS::RootedObject fn(cx, &args[0].toObject());
+  args.rval().setUndefined();
+  return window_engine::from(cx).queue_js_task(browser::source::posted_message, window_js_task::kind::call, fn);
+}
+
+const JSFunctionSpec browser_natives[] = {JS_FN("reportError", native_report_error, 1, 0),
+                                          JS_FN("postTask", native_post_task, 1, 0), JS_FS_END};
+
 // ---- construction and teardown ---------------------------------------------------
 
 window_engine::window_engine(phaseloop::loop& l, const run_options& o, std::string source)
     : script_host(o, std::move(source), inspect_style::node20) {
+  lib_mode_ = "browser";
   // The defaults are Chromium's: 60 Hz frames, its timer rules, oldest
   // task first.
   rt_.emplace(l);
@@ -86,7 +116,8 @@ bool window_engine::init_context() {
       !JS_DefineProperty(cx_, global, "self", self, JSPROP_ENUMERATE)) {
     return false;
   }
-  return define_window_globals(*this, global) && define_window_api(*this, global);
+  return define_window_globals(*this, global) && define_window_api(*this, global) &&
+         boot_browser_lib(*this, browser_natives);
 }
 
 window_engine::~window_engine() {
@@ -108,8 +139,10 @@ window_engine::~window_engine() {
   // queued microtasks; then the runtime; then the context.
   release_window_api(*this);
   while (queued_job* j = queued_.pop_front()) delete j;
+  while (window_js_task* t = js_tasks_.pop_front()) delete t;
   rt_.reset();
   unhandled_.clear();
+  outstanding_.clear();
   for (auto& p : protos_) p.reset();
   destroy_context();
 }
@@ -237,7 +270,7 @@ void window_engine::report(JS::HandleValue error, JS::HandleObject stack) {
     }
     JS_ClearPendingException(cx_);
   }
-  if (!in_onerror_ && call_onerror("Uncaught " + (err ? head : event_text(cx_, error, head)), file, line, column, error))
+  if (!in_onerror_ && dispatch_error("Uncaught " + (err ? head : event_text(cx_, error, head)), file, line, column, error))
     return;
   if (tracer_) tracer_->note("error", head);
 
@@ -255,19 +288,16 @@ void window_engine::report(JS::HandleValue error, JS::HandleObject stack) {
   errors_++;
 }
 
-bool window_engine::call_onerror(const std::string& message, const std::string& file, unsigned line,
-                                 unsigned column, JS::HandleValue error) {
-  JS::RootedObject global(cx_, script_host::global());
-  JS::RootedValue handler(cx_);
-  if (!JS_GetProperty(cx_, global, "onerror", &handler)) {
-    JS_ClearPendingException(cx_);
-    return false;
-  }
-  if (!handler.isObject() || !JS::IsCallable(&handler.toObject())) return false;
+bool window_engine::dispatch_error(const std::string& message, const std::string& file, unsigned line,
+                                   unsigned column, JS::HandleValue error) {
+  // An 'error' event on window (internal.dispatchError); a listener or
+  // onerror returning true cancels it: the error is handled.
   JS::RootedValueArray<5> argv(cx_);
-  JS::RootedString m(cx_, JS_NewStringCopyN(cx_, message.data(), message.size()));
-  JS::RootedString f(cx_, JS_NewStringCopyN(cx_, file.data(), file.size()));
-  if (!m || !f) {
+  JS::RootedString m(cx_, JS_NewStringCopyUTF8N(cx_, JS::UTF8Chars(message.data(), message.size())));
+  JS::RootedString f(cx_, JS_NewStringCopyUTF8N(cx_, JS::UTF8Chars(file.data(), file.size())));
+  JS::RootedObject internal(cx_, lib_internal());
+  JS::RootedValue fn(cx_);
+  if (!m || !f || !internal || !JS_GetProperty(cx_, internal, "dispatchError", &fn)) {
     JS_ClearPendingException(cx_);
     return false;
   }
@@ -276,13 +306,11 @@ bool window_engine::call_onerror(const std::string& message, const std::string& 
   argv[2].setNumber(line);
   argv[3].setNumber(column);
   argv[4].set(error);
-  JS::RootedValue thisv(cx_, JS::ObjectValue(*global));
   JS::RootedValue rval(cx_);
   in_onerror_ = true;
-  const bool ok = call(thisv, handler, argv, &rval);
+  const bool ok = call(JS::UndefinedHandleValue, fn, argv, &rval);
   in_onerror_ = false;
-  // Returning true cancels the event: the error is handled.
-  return ok && rval.isBoolean() && rval.toBoolean();
+  return ok && rval.isTrue();
 }
 
 // ---- unhandled rejections --------------------------------------------------------------
@@ -294,24 +322,116 @@ void window_engine::rejection_tracker(JSContext* cx, bool, JS::HandleObject prom
     e.unhandled_.push_back(std::make_unique<JS::PersistentRootedObject>(cx, promise));
     return;
   }
-  // Handled before the checkpoint ended: not reported.
+  // Handled before its notification: nothing is fired.
   for (auto it = e.unhandled_.begin(); it != e.unhandled_.end(); ++it) {
     if (**it == promise) {
       e.unhandled_.erase(it);
       return;
     }
   }
+  // Handled after 'unhandledrejection' was fired: 'rejectionhandled', in
+  // a task of the DOM manipulation source.
+  for (auto it = e.outstanding_.begin(); it != e.outstanding_.end(); ++it) {
+    if (**it == promise) {
+      e.outstanding_.erase(it);
+      if (!e.queue_js_task(browser::source::dom_manipulation, window_js_task::kind::rejection_handled, promise)) {
+        JS_ClearPendingException(cx);
+      }
+      return;
+    }
+  }
 }
 
 void window_engine::checkpoint_end(browser::runtime&, void* self) {
-  // HTML: "notify about rejected promises" at the end of the checkpoint.
+  // HTML "notify about rejected promises": the rejections still without a
+  // handler are given to one task of the DOM manipulation source, which
+  // fires 'unhandledrejection' for each that has none by then.
   window_engine& e = *static_cast<window_engine*>(self);
-  while (!e.unhandled_.empty()) {
-    std::unique_ptr<JS::PersistentRootedObject> p = std::move(e.unhandled_.front());
-    e.unhandled_.erase(e.unhandled_.begin());
-    JS::RootedObject promise(e.cx_, *p);
-    JS::RootedValue reason(e.cx_, JS::GetPromiseResult(promise));
-    const std::string text = shown(e.cx_, reason);
+  if (e.unhandled_.empty()) return;
+  JS::RootedValueVector list(e.cx_);
+  for (const auto& p : e.unhandled_) {
+    if (!list.append(JS::ObjectValue(**p))) {
+      JS_ClearPendingException(e.cx_);
+      return;
+    }
+  }
+  e.unhandled_.clear();
+  JS::RootedObject arr(e.cx_, JS::NewArrayObject(e.cx_, list));
+  if (!arr || !e.queue_js_task(browser::source::dom_manipulation, window_js_task::kind::notify_rejections, arr)) {
+    JS_ClearPendingException(e.cx_);
+  }
+}
+
+bool window_engine::queue_js_task(browser::source s, window_js_task::kind k, JS::HandleObject obj) {
+  auto* t = new window_js_task(*this, cx_, k, obj);
+  js_tasks_.push_back(*t);
+  if (rt_->post_task(s, {run_js_task, t}) < 0) {
+    js_tasks_.erase(*t);
+    delete t;
+    return false;
+  }
+  return true;
+}
+
+void window_engine::run_js_task(void* arg) {
+  auto* t = static_cast<window_js_task*>(arg);
+  window_engine& e = *t->owner;
+  JSContext* cx = e.cx_;
+  JS::RootedObject obj(cx, t->obj);
+  const window_js_task::kind what = t->what;
+  e.js_tasks_.erase(*t);
+  delete t;
+  JS::RootedValue rval(cx);
+  if (what == window_js_task::kind::call) {
+    if (e.tracer_) e.tracer_->detail("postMessage", 0);
+    JS::RootedValue fn(cx, JS::ObjectValue(*obj));
+    e.call(JS::UndefinedHandleValue, fn, JS::HandleValueArray::empty(), &rval);
+    return;
+  }
+  JS::RootedObject internal(cx, e.lib_internal());
+  JS::RootedValue fn(cx);
+  if (what == window_js_task::kind::rejection_handled) {
+    if (e.tracer_) e.tracer_->detail("rejectionhandled", 0);
+    JS::RootedValueArray<2> argv(cx);
+    argv[0].setObject(*obj);
+    argv[1].set(JS::GetPromiseResult(obj));
+    if (JS_GetProperty(cx, internal, "rejectionHandled", &fn)) e.call(JS::UndefinedHandleValue, fn, argv, &rval);
+    else e.report_pending();
+    return;
+  }
+  // The promises that still have no handler get their event; those whose
+  // event nobody canceled are reported on stderr (Chromium's console).
+  if (e.tracer_) e.tracer_->detail("unhandledrejection", 0);
+  uint32_t n = 0;
+  if (!JS::GetArrayLength(cx, obj, &n)) return e.report_pending();
+  JS::RootedValueVector promises(cx), reasons(cx);
+  for (uint32_t i = 0; i < n; i++) {
+    JS::RootedValue p(cx);
+    if (!JS_GetElement(cx, obj, i, &p)) return e.report_pending();
+    JS::RootedObject promise(cx, &p.toObject());
+    if (JS::GetPromiseIsHandled(promise)) continue;
+    if (!promises.append(p) || !reasons.append(JS::GetPromiseResult(promise))) return e.report_pending();
+    e.outstanding_.push_back(std::make_unique<JS::PersistentRootedObject>(cx, promise));
+  }
+  if (promises.empty()) return;
+  JS::RootedObject promise_arr(cx, JS::NewArrayObject(cx, promises));
+  JS::RootedObject reason_arr(cx, JS::NewArrayObject(cx, reasons));
+  if (!promise_arr || !reason_arr) return e.report_pending();
+  JS::RootedValueArray<2> argv(cx);
+  argv[0].setObject(*promise_arr);
+  argv[1].setObject(*reason_arr);
+  if (!JS_GetProperty(cx, internal, "notifyRejections", &fn) ||
+      !e.call(JS::UndefinedHandleValue, fn, argv, &rval) || !rval.isObject()) {
+    return;
+  }
+  JS::RootedObject uncanceled(cx, &rval.toObject());
+  uint32_t m = 0;
+  if (!JS::GetArrayLength(cx, uncanceled, &m)) return e.report_pending();
+  for (uint32_t i = 0; i < m; i++) {
+    JS::RootedValue index(cx);
+    if (!JS_GetElement(cx, uncanceled, i, &index) || !index.isNumber()) return e.report_pending();
+    JS::RootedValue reason(cx, reasons[static_cast<std::size_t>(index.toNumber())]);
+    const std::string text = shown(cx, reason);
     if (e.tracer_) e.tracer_->note("unhandled-rejection", text.substr(0, text.find('\n')));
     e.out_.finish();
     std::fprintf(stderr, "%s: Uncaught (in promise) %s\n", e.opts_.path.c_str(), text.c_str());

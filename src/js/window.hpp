@@ -86,6 +86,19 @@ using window_message_list = detail::ilist<window_message, &window_message::node>
 /// What a queued microtask is, for the trace.
 enum class window_job : std::uint8_t { promise_job, queue_microtask };
 
+/// A task the window's JavaScript built-ins queued (lib/internal_browser.js):
+/// a function to call (window.postMessage's delivery), the rejections a
+/// checkpoint left (an array of promises), or a rejection that got its
+/// handler late.
+struct window_js_task {
+  enum class kind : std::uint8_t { call, notify_rejections, rejection_handled };
+  window_js_task(window_engine& e, JSContext* cx, kind k, JSObject* o) : owner(&e), what(k), obj(cx, o) {}
+  window_engine* owner;
+  kind what;
+  JS::PersistentRootedObject obj;
+  detail::link<window_js_task> node;
+};
+
 class window_engine final : public script_host {
  public:
   window_engine(phaseloop::loop& l, const run_options& o, std::string source);
@@ -110,6 +123,8 @@ class window_engine final : public script_host {
   void report_pending();
   /// Queues a microtask that calls `fn` (a promise job or a callback).
   bool queue_microtask(window_job kind, JS::HandleObject fn);
+  /// Queues a task of the built-ins on `s`. False when the runtime refused.
+  bool queue_js_task(browser::source s, window_js_task::kind k, JS::HandleObject obj);
   /// The job queue's side (job_queue.hpp).
   bool queue_promise_job(JS::HandleObject job) { return queue_microtask(window_job::promise_job, job); }
   void drain_microtasks() { rt_->microtask_checkpoint(); }
@@ -148,8 +163,9 @@ class window_engine final : public script_host {
   static void run_main_cb(void* self);
   static void run_job(void* arg);
   void report(JS::HandleValue error, JS::HandleObject stack);
-  bool call_onerror(const std::string& message, const std::string& file, unsigned line,
-                    unsigned column, JS::HandleValue error);
+  bool dispatch_error(const std::string& message, const std::string& file, unsigned line,
+                      unsigned column, JS::HandleValue error);
+  static void run_js_task(void* arg);
 
   static void rejection_tracker(JSContext*, bool, JS::HandleObject promise,
                                 JS::PromiseRejectionHandlingState state, void* data);
@@ -159,7 +175,12 @@ class window_engine final : public script_host {
   std::unique_ptr<timeline> timeline_;  // --trace=FILE.json
   std::optional<browser::runtime> rt_;
   std::optional<JS::PersistentRootedObject> protos_[static_cast<int>(window_proto::count_)];
+  // Rejected promises without a handler at the end of this checkpoint
+  // (HTML's "about-to-be-notified"), and those whose 'unhandledrejection'
+  // was fired ("outstanding": a late handler fires 'rejectionhandled').
   std::vector<std::unique_ptr<JS::PersistentRootedObject>> unhandled_;
+  std::vector<std::unique_ptr<JS::PersistentRootedObject>> outstanding_;
+  detail::ilist<window_js_task, &window_js_task::node> js_tasks_;
   detail::ilist<queued_job, &queued_job::node> queued_;
   int errors_ = 0;           // errors reported to stderr
   bool in_onerror_ = false;  // an error inside onerror is not given to it again

@@ -57,7 +57,7 @@ class Event {
     this.#bubbles = !!(options && options.bubbles);
     this.#cancelable = !!(options && options.cancelable);
     this.#composed = !!(options && options.composed);
-    this.#timeStamp = internal.now();
+    this.#timeStamp = typeof performance === 'object' ? performance.now() : internal.now();
     Object.defineProperty(this, 'isTrusted', { value: false, enumerable: true, configurable: true });
   }
   get type() { return this.#type; }
@@ -89,9 +89,26 @@ class Event {
 }
 
 const kListeners = Symbol('kEvents');
+// A target's listeners by type (made when first needed: window is an
+// EventTarget without having been constructed as one).
+function listenerMap(target) {
+  if (!Object.prototype.hasOwnProperty.call(target, kListeners)) {
+    Object.defineProperty(target, kListeners, { value: new Map() });
+  }
+  return target[kListeners];
+}
+
+// What becomes of an exception thrown by a listener: Node throws it on a
+// later tick (an uncaught exception); a page reports it and goes on.
+internal.listenerError = internal.mode === 'browser'
+  ? (err) => internal.reportError(err)
+  : (err) => process.nextTick(() => {
+    throw err;
+  });
+
 class EventTarget {
   constructor() {
-    Object.defineProperty(this, kListeners, { value: new Map() });
+    listenerMap(this);
   }
   addEventListener(type, listener, options) {
     if (listener === null || listener === undefined) return;
@@ -99,7 +116,7 @@ class EventTarget {
     const once = !!(options && typeof options === 'object' && options.once);
     const signal = options && typeof options === 'object' ? options.signal : undefined;
     if (signal && signal.aborted) return;
-    const map = this[kListeners];
+    const map = listenerMap(this);
     let list = map.get(String(type));
     if (!list) map.set(String(type), (list = []));
     if (list.some((l) => l.listener === listener && l.capture === capture)) return;
@@ -111,7 +128,7 @@ class EventTarget {
   }
   removeEventListener(type, listener, options) {
     const capture = typeof options === 'boolean' ? options : !!(options && options.capture);
-    const list = this[kListeners].get(String(type));
+    const list = listenerMap(this).get(String(type));
     if (!list) return;
     const i = list.findIndex((l) => l.listener === listener && l.capture === capture);
     if (i < 0) return;
@@ -121,7 +138,7 @@ class EventTarget {
   dispatchEvent(event) {
     if (!(event instanceof Event)) throw internal.argTypeError('event', 'Event', event);
     Event[kDispatching](event, this);
-    const list = this[kListeners].get(event.type);
+    const list = listenerMap(this).get(event.type);
     if (list) {
       for (const entry of list.slice()) {
         if (entry.removed) continue;
@@ -131,10 +148,7 @@ class EventTarget {
           if (typeof l === 'function') l.call(this, event);
           else if (l && typeof l.handleEvent === 'function') l.handleEvent(event);
         } catch (err) {
-          // As Node: the listener's exception is uncaught, on a later tick.
-          process.nextTick(() => {
-            throw err;
-          });
+          internal.listenerError(err);
         }
         if (Event[kStopped](event)) break;
       }
@@ -146,7 +160,7 @@ class EventTarget {
 
 // The listeners of an EventTarget (events.getEventListeners).
 internal.eventTargetListeners = (target, type) =>
-  (target[kListeners] && target[kListeners].get(String(type)) || []).map((l) => l.listener);
+  (listenerMap(target).get(String(type)) || []).map((l) => l.listener);
 
 // ---- AbortController and AbortSignal ----------------------------------------------
 
@@ -188,9 +202,11 @@ class AbortSignal extends EventTarget {
   static timeout(ms) {
     const s = new AbortSignal(kCreate);
     const t = setTimeout(() => {
-      abortSignal(s, new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+      abortSignal(s, new DOMException(internal.mode === 'browser' ? 'signal timed out'
+        : 'The operation was aborted due to timeout', 'TimeoutError'));
     }, ms);
-    t.unref();
+    // In Node the timer keeps nothing alive (a page's timers are numbers).
+    if (typeof t === 'object' && typeof t.unref === 'function') t.unref();
     return s;
   }
   static any(signals) {
@@ -228,11 +244,17 @@ function structuredClone(value, options) {
   }
   const cloned = internal.clone(value);
   if (cloned.ok) return cloned.value;
-  // V8's message names the first value it could not clone.
+  const where = internal.mode === 'browser' ? "Failed to execute 'structuredClone' on 'Window': " : '';
+  throw new DOMException(where + uncloneableText(value) + ' could not be cloned.', 'DataCloneError');
+}
+
+// V8's name for the first value of `value` it could not clone.
+function uncloneableText(value) {
   const bad = uncloneable(value, new Set());
-  const shown = bad === undefined ? '#<Object>' : typeof bad === 'symbol' ? bad.toString() :
-    typeof bad === 'function' ? String(bad) : '#<' + (bad.constructor && bad.constructor.name || 'Object') + '>';
-  throw new DOMException(shown + ' could not be cloned.', 'DataCloneError');
+  if (bad === undefined) return '#<Object>';
+  if (typeof bad === 'symbol') return bad.toString();
+  if (typeof bad === 'function') return String(bad);
+  return '#<' + (bad.constructor && bad.constructor.name || 'Object') + '>';
 }
 
 function uncloneable(v, seen) {
@@ -307,5 +329,5 @@ function current() {
 
 module.exports = {
   DOMException, Event, EventTarget, AbortController, AbortSignal, structuredClone, TextEncoder,
-  TextDecoder, abortSignal,
+  TextDecoder, abortSignal, uncloneableText,
 };

@@ -31,7 +31,8 @@
 //   - no END within PHASELOOP_BROWSER_TIMEOUT_MS (default 10000);
 //   - an uncaught exception, unless the scenario set window.onerror (then the
 //     scenario decides what to print);
-//   - an unhandled promise rejection;
+//   - an unhandled promise rejection, unless the scenario set
+//     window.onunhandledrejection;
 //   - console.log of anything but strings, numbers, booleans, null,
 //     undefined and bigints (their formatting would be the console's, not
 //     the scenario's);
@@ -128,6 +129,8 @@ const HARNESS = `(() => {
     stop((e.message || 'Uncaught ' + String(e.error)) + where);
   });
   addEventListener('unhandledrejection', (e) => {
+    // A scenario that sets window.onunhandledrejection handles its own.
+    if (typeof window.onunhandledrejection === 'function') return;
     const r = e.reason;
     stop('unhandled rejection: ' + (r && r.stack ? r.stack : String(r)));
   });
