@@ -142,8 +142,8 @@ double engine::uptime_ms() const noexcept {
 
 // ---- the queues ------------------------------------------------------------------
 
-bool engine::queue_tick(JS::HandleObject fn, JS::HandleObject args) {
-  auto* t = new queued_task(cx_, this, task_kind::tick, next_id());
+bool engine::queue_tick(JS::HandleObject fn, JS::HandleObject args, task_kind k) {
+  auto* t = new queued_task(cx_, this, k, next_id());
   t->fn = fn;
   t->args = args;
   tasks_.push_back(*t);

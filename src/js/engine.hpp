@@ -34,7 +34,8 @@ namespace phaseloop::runner {
 class engine;
 
 /// What a queued task is, for the trace.
-enum class task_kind : std::uint8_t { tick, promise_job, queue_microtask };
+/// (node_tick: a tick Node itself queues, as process.emitWarning's.)
+enum class task_kind : std::uint8_t { tick, node_tick, promise_job, queue_microtask };
 
 /// A JS callback waiting in the runtime's tick or microtask queue.
 struct queued_task {
@@ -105,7 +106,7 @@ class engine final : public script_host {
 
   // ---- the Node layer (timers.cpp) ----
   /// Queues fn(...args) as a nextTick.
-  bool queue_tick(JS::HandleObject fn, JS::HandleObject args);
+  bool queue_tick(JS::HandleObject fn, JS::HandleObject args, task_kind k = task_kind::tick);
   /// Queues a microtask (a promise job or a queueMicrotask callback).
   bool queue_microtask(task_kind k, JS::HandleObject fn);
   /// The job queue's side (job_queue.hpp).

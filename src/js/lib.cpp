@@ -251,8 +251,21 @@ const JSFunctionSpec internal_functions[] = {
     JS_FN("inspect", native_inspect, 2, 0),   JS_FN("format", native_format, 0, 0),
     JS_FN("codedError", native_coded_error, 3, 0), JS_FS_END};
 
+// internal.queueTick(fn): a nextTick of Node's own (the trace says so).
+bool native_queue_tick(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  if (!args.get(0).isObject() || !JS::IsCallable(&args[0].toObject())) {
+    JS_ReportErrorASCII(cx, "queueTick: not a function");
+    return false;
+  }
+  JS::RootedObject fn(cx, &args[0].toObject());
+  args.rval().setUndefined();
+  return engine::from(cx).queue_tick(fn, nullptr, task_kind::node_tick);
+}
+
 // The Node engine's.
 const JSFunctionSpec node_internal_functions[] = {
+    JS_FN("queueTick", native_queue_tick, 1, 0),
     JS_FN("now", native_now, 0, 0), JS_FN("warn", native_warn, 2, 0),
     JS_FN("reallyExit", native_really_exit, 1, 0),
     JS_FN("memoryUsage", native_memory_usage, 0, 0), JS_FS_END};

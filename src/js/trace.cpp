@@ -200,6 +200,7 @@ void tracker::describe(const node::event& e, std::uint64_t& id, std::string& tex
       const auto* q = static_cast<const queued_task*>(e.object);
       id = q ? q->id : 0;
       text = !q ? "?" : q->kind == task_kind::tick ? "process.nextTick"
+             : q->kind == task_kind::node_tick ? "a warning, by process.emitWarning"
              : q->kind == task_kind::promise_job ? "promise job" : "queueMicrotask";
       return;
     }

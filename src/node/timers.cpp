@@ -214,11 +214,18 @@ void runtime::run_timeout_(timeout& t, double start) {
   }
   if (t.list_ != nullptr || t.own_ != nullptr) return;  // restarted or refreshed
   if (t.repeat_) {
-    if (mode_ == mode::current || mode_ == mode::node11) {
-      // Node 11+ counts from the time read before the callback, even when
-      // that is already past.
+    if (mode_ == mode::current) {
+      // Node 12+ counts from the time read before the callback: a callback
+      // longer than the interval is followed by the next run at once.
       insert_(t, start);
+    } else if (mode_ == mode::node11) {
+      // Node 11 reads the time after the callback: the interval is the
+      // gap between the end of one run and the start of the next.
+      insert_(t, now());
     } else if (!t.refed_) {
+      // Node 10's unreferenced interval restarts its own core timer from
+      // the time after the callback, too.
+      loop_->update_time();
       make_own_timer_(t, t.after_);
     } else {
       // Node 10 also counts from before the callback, unless the callback
@@ -311,9 +318,13 @@ void runtime::process_timers_() {
     list_on_timeout_(*l, now_ms);
     if (timer_threw_last_) ran_list = false;
   }
-  // Re-arm the core timer for the first list that is not due.
+  // Re-arm the core timer for the first list that is not due. Node 12+
+  // measures from the time after the callbacks (a list already overdue
+  // runs at once); Node 11 from the loop's time, which its intervals
+  // updated.
   if (next != 0) {
-    const double d = std::trunc(std::abs(next)) - static_cast<double>(loop_->now());
+    const double base = mode_ == mode::current ? now() : static_cast<double>(loop_->now());
+    const double d = std::trunc(std::abs(next)) - base;
     schedule_(d > 0 ? d : 1);
     if (next > 0) core_timer_->ref(); else core_timer_->unref();
   } else {

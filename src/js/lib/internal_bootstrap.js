@@ -139,7 +139,7 @@ process.emitWarning = function emitWarning(warning, type, code, ctor) {
     if (process.noDeprecation) return;
     if (process.throwDeprecation) throw warning;
   }
-  process.nextTick(() => process.emit('warning', warning));
+  internal.queueTick(() => process.emit('warning', warning));
 };
 
 process.memoryUsage = function memoryUsage() {
