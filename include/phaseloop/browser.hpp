@@ -197,14 +197,22 @@ class message_port {
 
   /// Sets onmessage, which also starts the port (as the setter does).
   void set_onmessage(handler h) noexcept;
-  /// Enables delivery: messages that arrived before are queued as tasks.
+  /// Sets what receives the messages without starting the port (for
+  /// addEventListener('message'), which needs start()).
+  void set_handler(handler h) noexcept { onmessage_ = h; }
+  /// Enables delivery of the messages that arrived before and after.
   void start();
-  /// Disentangles both ports; later posts are dropped.
+  /// Disentangles both ports; later posts are dropped, and so are the
+  /// messages this port received but has not delivered yet. (Those the
+  /// other port received are still delivered.)
   void close() noexcept;
-  /// Sends `message` to the entangled port: one task on the
-  /// posted-message source per message, once that port is started. False
-  /// when the port is closed or disentangled: the message is dropped (and
-  /// stays the caller's).
+  /// Sends `message` to the entangled port. As Chromium reads a port's
+  /// messages: one task of the posted-message source at a time, queued
+  /// when the port is started with messages waiting or a message arrives
+  /// at a started port with none queued, and again for the next message
+  /// as each is delivered -- so a task queued in between runs before the
+  /// next message. False when the port is closed or disentangled: the
+  /// message is dropped (and stays the caller's).
   bool post_message(void* message);
   message_port* entangled() const noexcept { return other_; }
 
@@ -220,6 +228,9 @@ class message_port {
   std::vector<void*> inbox_;     // arrived messages, oldest at inbox_head_
   std::size_t inbox_head_ = 0;
   bool started_ = false;
+  bool closed_ = false;
+  bool delivery_queued_ = false;  // a task for the next message is queued
+  void queue_delivery_();
 };
 
 /// new MessageChannel(): two entangled ports. Destroy it before the runtime.

@@ -597,34 +597,39 @@ void message_port::set_onmessage(handler h) noexcept {
 void message_port::start() {
   if (started_) return;
   started_ = true;
-  // Messages that arrived while the port was not started are queued now.
-  for (std::size_t i = inbox_head_; i < inbox_.size(); i++) {
-    rt_->enqueue_(source::posted_message, {[](void* p) { static_cast<message_port*>(p)->deliver_(); }, this});
-  }
+  queue_delivery_();
+}
+
+void message_port::queue_delivery_() {
+  if (delivery_queued_ || closed_ || !started_ || inbox_head_ == inbox_.size()) return;
+  delivery_queued_ = true;
+  rt_->enqueue_(source::posted_message, {[](void* p) { static_cast<message_port*>(p)->deliver_(); }, this});
 }
 
 void message_port::close() noexcept {
   if (other_ != nullptr) other_->other_ = nullptr;
   other_ = nullptr;
+  closed_ = true;
 }
 
 bool message_port::post_message(void* message) {
   message_port* to = other_;
   if (to == nullptr) return false;  // closed or disentangled: dropped
   to->inbox_.push_back(message);
-  if (to->started_) {
-    rt_->enqueue_(source::posted_message, {[](void* p) { static_cast<message_port*>(p)->deliver_(); }, to});
-  }
+  to->queue_delivery_();
   return true;
 }
 
 void message_port::deliver_() {
-  if (inbox_head_ == inbox_.size()) return;
+  delivery_queued_ = false;
+  if (closed_ || inbox_head_ == inbox_.size()) return;
   void* m = inbox_[inbox_head_++];
   if (inbox_head_ == inbox_.size()) {
     inbox_.clear();
     inbox_head_ = 0;
   }
+  // The next message's task is queued as this one is taken.
+  queue_delivery_();
   if (onmessage_) onmessage_(this, m);
 }
 

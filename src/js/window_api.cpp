@@ -287,7 +287,10 @@ bool request_idle_callback(JSContext* cx, unsigned argc, JS::Value* vp) {
 
 // ---- MessageChannel and MessagePort --------------------------------------------------
 
-enum port_slot : unsigned { slot_port = 0, slot_onmessage = 1, port_slots = 2 };
+// A MessagePort is an EventTarget (lib/internal_browser.js gives it
+// EventTarget's methods and the onmessage attribute); the native side
+// holds the layer's port.
+enum port_slot : unsigned { slot_port = 0, port_slots = 1 };
 
 const JSClass port_class = {"MessagePort", JSCLASS_HAS_RESERVED_SLOTS(port_slots), nullptr,
                             nullptr, nullptr, nullptr};
@@ -303,6 +306,18 @@ browser::message_port* port_of(JSContext* cx, const JS::CallArgs& args) {
   return p;
 }
 
+// Calls internal.NAME(args) of the window's built-ins; false with the
+// exception pending when it threw.
+bool call_internal(window_engine& e, const char* name, const JS::HandleValueArray& args, JS::MutableHandleValue rval) {
+  JSContext* cx = e.cx();
+  JS::RootedObject internal(cx, e.lib_internal());
+  JS::RootedValue fn(cx);
+  if (!internal || !JS_GetProperty(cx, internal, name, &fn)) return false;
+  return JS::Call(cx, JS::UndefinedHandleValue, fn, args, rval);
+}
+
+// One message taken off a port: a 'message' event on the port object
+// (internal.dispatchPortMessage), with a structured clone of the data.
 void deliver(browser::message_port* p, void* m) {
   auto* ch = static_cast<window_channel*>(p->data);
   window_engine& e = *ch->owner;
@@ -313,34 +328,16 @@ void deliver(browser::message_port* p, void* m) {
   const bool first = p == &ch->ch.port1;
   JS::RootedObject port(cx, first ? ch->port1.get() : ch->port2.get());
   if (window_tracer* tr = e.tracing()) tr->detail("message", 0, first ? "to port1" : "to port2");
-  JS::RootedValue handler(cx, JS::GetReservedSlot(port, slot_onmessage));
-  if (!callable(handler)) return;  // started, but no listener: dropped
-  // A MessageEvent: type, data, ports, target.
   JS::RootedValue data(cx);
-  JS::RootedObject event(cx, JS_NewPlainObject(cx));
-  JS::RootedObject ports(cx, JS::NewArrayObject(cx, 0));
-  if (!event || !ports || !hold->data.read(cx, &data)) {
+  if (!hold->data.read(cx, &data)) {
     e.report_pending();
     return;
   }
-  JS::RootedString type(cx, JS_NewStringCopyZ(cx, "message"));
-  JS::RootedString empty(cx, JS_GetEmptyString(cx));
-  JS::RootedValue port_v(cx, JS::ObjectValue(*port));
-  if (!type || !JS_DefineProperty(cx, event, "type", type, JSPROP_ENUMERATE) ||
-      !JS_DefineProperty(cx, event, "data", data, JSPROP_ENUMERATE) ||
-      !JS_DefineProperty(cx, event, "origin", empty, JSPROP_ENUMERATE) ||
-      !JS_DefineProperty(cx, event, "lastEventId", empty, JSPROP_ENUMERATE) ||
-      !JS_DefineProperty(cx, event, "source", JS::NullHandleValue, JSPROP_ENUMERATE) ||
-      !JS_DefineProperty(cx, event, "ports", ports, JSPROP_ENUMERATE) ||
-      !JS_DefineProperty(cx, event, "target", port_v, JSPROP_ENUMERATE) ||
-      !JS_DefineProperty(cx, event, "currentTarget", port_v, JSPROP_ENUMERATE)) {
-    e.report_pending();
-    return;
-  }
-  JS::RootedValueArray<1> argv(cx);
-  argv[0].setObject(*event);
+  JS::RootedValueArray<2> argv(cx);
+  argv[0].setObject(*port);
+  argv[1].set(data);
   JS::RootedValue rval(cx);
-  e.call(port_v, handler, argv, &rval);
+  if (!call_internal(e, "dispatchPortMessage", argv, &rval)) e.report_pending();
 }
 
 bool port_post_message(JSContext* cx, unsigned argc, JS::Value* vp) {
@@ -367,9 +364,22 @@ bool port_post_message(JSContext* cx, unsigned argc, JS::Value* vp) {
                                   "transferring objects is not supported by phaseloop.");
     }
   }
-  // The structured clone is taken now, as postMessage does.
+  // The structured clone is taken now, as postMessage does; what cannot be
+  // cloned is Chromium's DataCloneError.
   auto msg = std::make_unique<window_message>();
-  if (!msg->data.write(cx, args[0])) return false;
+  if (!msg->data.write(cx, args[0])) {
+    if (!JS_IsExceptionPending(cx)) return false;
+    JS_ClearPendingException(cx);
+    JS::RootedValueArray<2> argv(cx);
+    JS::RootedString where(cx, JS_NewStringCopyZ(cx, "Failed to execute 'postMessage' on 'MessagePort': "));
+    if (!where) return false;
+    argv[0].set(args[0]);
+    argv[1].setString(where);
+    JS::RootedValue err(cx);
+    if (!call_internal(e, "dataCloneError", argv, &err)) return false;
+    JS_SetPendingException(cx, err);
+    return false;
+  }
   if (p->post_message(msg.get())) e.messages().push_back(*msg.release());
   return true;
 }
@@ -392,31 +402,9 @@ bool port_close(JSContext* cx, unsigned argc, JS::Value* vp) {
   return true;
 }
 
-bool port_get_onmessage(JSContext* cx, unsigned argc, JS::Value* vp) {
-  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
-  if (port_of(cx, args) == nullptr) return false;
-  args.rval().set(JS::GetReservedSlot(&args.thisv().toObject(), slot_onmessage));
-  return true;
-}
-
-bool port_set_onmessage(JSContext* cx, unsigned argc, JS::Value* vp) {
-  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
-  browser::message_port* p = port_of(cx, args);
-  if (p == nullptr) return false;
-  // An event handler attribute: a function, or null for anything else.
-  JS::Value v = callable(args.get(0)) ? args[0] : JS::NullValue();
-  JS::SetReservedSlot(&args.thisv().toObject(), slot_onmessage, v);
-  // Setting onmessage starts the port (HTML's "onmessage" setter).
-  if (!v.isNull()) p->set_onmessage(deliver);
-  args.rval().setUndefined();
-  return true;
-}
-
 const JSFunctionSpec port_methods[] = {JS_FN("postMessage", port_post_message, 1, JSPROP_ENUMERATE),
                                        JS_FN("start", port_start, 0, JSPROP_ENUMERATE),
                                        JS_FN("close", port_close, 0, JSPROP_ENUMERATE), JS_FS_END};
-const JSPropertySpec port_props[] = {
-    JS_PSGS("onmessage", port_get_onmessage, port_set_onmessage, JSPROP_ENUMERATE), JS_PS_END};
 
 bool illegal_constructor(JSContext* cx, unsigned, JS::Value*) {
   return throw_type_error(cx, "Illegal constructor");
@@ -441,6 +429,8 @@ bool channel_construct(JSContext* cx, unsigned argc, JS::Value* vp) {
   auto rec = std::make_unique<window_channel>(e, e.rt(), cx);
   rec->ch.port1.data = rec.get();
   rec->ch.port2.data = rec.get();
+  rec->ch.port1.set_handler(deliver);
+  rec->ch.port2.set_handler(deliver);
   JS::RootedObject p1(cx, new_port(cx, e, rec->ch.port1));
   JS::RootedObject p2(cx, new_port(cx, e, rec->ch.port2));
   if (!p1 || !p2 || !JS_DefineProperty(cx, self, "port1", p1, JSPROP_ENUMERATE | JSPROP_READONLY) ||
@@ -476,7 +466,7 @@ bool define_window_api(window_engine& e, JS::HandleObject global) {
   JS::RootedObject deadline(cx, JS_InitClass(cx, global, nullptr, &deadline_class, illegal_constructor, 0,
                                              deadline_props, deadline_methods, nullptr, nullptr));
   JS::RootedObject port(cx, JS_InitClass(cx, global, nullptr, &port_class, illegal_constructor, 0,
-                                         port_props, port_methods, nullptr, nullptr));
+                                         nullptr, port_methods, nullptr, nullptr));
   JS::RootedObject channel(cx, JS_InitClass(cx, global, nullptr, &channel_class, channel_construct, 0,
                                             nullptr, nullptr, nullptr, nullptr));
   if (!deadline || !port || !channel) return false;

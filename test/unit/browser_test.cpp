@@ -332,7 +332,10 @@ TEST(Browser, MessageChannelOrderingVsTimersAndPromises) {
     p.microtask([&] { p.log("promise"); });
     p.log("script");
   });
-  EXPECT_EQ(p.joined(), "script promise t0 m1 then-m1 m2 then-m2 t0b t1ms");
+  // One message per task, the next one's task queued as m1 is delivered:
+  // t0b (queued after m1 was posted) runs between them, as in Chromium
+  // (test/oracle/browser/039-message-port-rules.js).
+  EXPECT_EQ(p.joined(), "script promise t0 m1 then-m1 t0b m2 then-m2 t1ms");
   // A closed port drops what is posted to it.
   p.out.clear();
   ch.port2.close();
@@ -355,6 +358,28 @@ TEST(Browser, MessagesWaitForStart) {
     });
   });
   EXPECT_EQ(got, 2);
+}
+
+// close() on the receiving port drops what it has not delivered; on the
+// sending port the messages already sent still arrive.
+TEST(Browser, ClosingTheReceiverDropsItsMessagesTheSenderDoesNot) {
+  page p;
+  pb::message_channel a(p.rt), b(p.rt);
+  static int got_a = 0, got_b = 0;
+  got_a = got_b = 0;
+  p.run([&] {
+    a.port2.set_onmessage([](pb::message_port*, void*) { got_a++; });
+    b.port2.set_onmessage([](pb::message_port*, void*) { got_b++; });
+    a.port1.post_message(nullptr);
+    a.port1.post_message(nullptr);
+    a.port2.close();                         // the receiver
+    b.port1.post_message(nullptr);
+    b.port1.post_message(nullptr);
+    b.port1.close();                         // the sender
+    EXPECT_FALSE(b.port1.post_message(nullptr));
+  });
+  EXPECT_EQ(got_a, 0);
+  EXPECT_EQ(got_b, 2);
 }
 
 TEST(Browser, DestroyedPortWithdrawsItsMessages) {

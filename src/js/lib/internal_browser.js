@@ -66,7 +66,9 @@ Object.setPrototypeOf(global, Window.prototype);
 // Event handler attributes (HTML's "event handler IDL attributes"): the
 // first handler set adds a listener at that point of the list; later ones
 // replace the handler in place; null turns it off.
-function handlerAttribute(target, name, call) {
+// `eventTarget` is where the listener goes (the target itself unless
+// given).
+function handlerAttribute(target, name, call, eventTarget = target) {
   let handler = null;
   let registered = false;
   const type = name.slice(2);
@@ -83,7 +85,7 @@ function handlerAttribute(target, name, call) {
       handler = typeof v === 'function' || (v !== null && typeof v === 'object') ? v : null;
       if (handler && !registered) {
         registered = true;
-        EventTarget.prototype.addEventListener.call(target, type, listener);
+        EventTarget.prototype.addEventListener.call(eventTarget, type, listener);
       }
     },
   });
@@ -93,6 +95,41 @@ handlerAttribute(global, 'onerror', (h, self, e) =>
 for (const name of ['onmessage', 'onmessageerror', 'onunhandledrejection', 'onrejectionhandled']) {
   handlerAttribute(global, name, (h, self, e) => h.call(self, e));
 }
+
+// ---- MessagePort is an EventTarget ------------------------------------------------------
+
+// Its methods are native (window_api.cpp); EventTarget's come through the
+// prototype chain, and onmessage is an event handler attribute whose
+// setter also starts the port (addEventListener needs start()).
+Object.setPrototypeOf(MessagePort.prototype, EventTarget.prototype);
+const portHandlers = new WeakMap();
+Object.defineProperty(MessagePort.prototype, 'onmessage', {
+  enumerable: true,
+  configurable: true,
+  get() {
+    const h = portHandlers.get(this);
+    return h ? h.get() : null;
+  },
+  set(v) {
+    if (!portHandlers.has(this)) {
+      const holder = {};
+      handlerAttribute(holder, 'onmessage', (h, self, e) => h.call(self, e), this);
+      portHandlers.set(this, Object.getOwnPropertyDescriptor(holder, 'onmessage'));
+    }
+    portHandlers.get(this).set(v);
+    if (typeof v === 'function') this.start();
+  },
+});
+
+// A message taken off a port (window_api.cpp's deliver).
+internal.dispatchPortMessage = function dispatchPortMessage(port, data) {
+  port.dispatchEvent(trusted(new MessageEvent('message', { data, origin: '', source: null, ports: [] })));
+};
+
+// The DataCloneError of a postMessage (`where` names the method).
+internal.dataCloneError = function dataCloneError(value, where) {
+  return new DOMException(where + web.uncloneableText(value) + ' could not be cloned.', 'DataCloneError');
+};
 
 // ---- window.postMessage -------------------------------------------------------------
 
