@@ -564,12 +564,9 @@ bool started(fs_op* op, int rc) {
   return false;
 }
 
-// An options argument (string or { encoding, flag, mode }) between the
-// path and the callback.
-bool options_arg(JSContext* cx, const JS::CallArgs& args, unsigned index, std::string& encoding,
-                 std::string& flag, int& mode) {
-  if (args.length() <= index + 1) return true;
-  JS::HandleValue o = args[index];
+// Options of the file functions: an encoding string or { encoding, flag,
+// mode }.
+bool file_options(JSContext* cx, JS::HandleValue o, std::string& encoding, std::string& flag, int& mode) {
   bool ok = true;
   if (o.isString()) {
     if (!encoding_arg(cx, o, encoding, ok)) return false;
@@ -585,6 +582,22 @@ bool options_arg(JSContext* cx, const JS::CallArgs& args, unsigned index, std::s
   }
   if (!ok) return unknown_encoding(cx, encoding);
   return true;
+}
+
+bool open_flags(const std::string& flag, int& out);
+
+// The open(2) flags of a flag string; false with an error pending.
+bool flags_of(JSContext* cx, const std::string& flag, int& out) {
+  if (open_flags(flag, out)) return true;
+  JS_ReportErrorUTF8(cx, "phaseloop: unsupported flag '%s'", flag.c_str());
+  return false;
+}
+
+// An options argument between the path and the callback.
+bool options_arg(JSContext* cx, const JS::CallArgs& args, unsigned index, std::string& encoding,
+                 std::string& flag, int& mode) {
+  if (args.length() <= index + 1) return true;
+  return file_options(cx, args[index], encoding, flag, mode);
 }
 
 bool open_flags(const std::string& flag, int& out) {
@@ -616,14 +629,26 @@ bool fs_read_file(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::RootedObject cb(cx);
   if (!common_args(cx, args, 2, path, &cb) || !options_arg(cx, args, 1, encoding, flag, mode)) return false;
   int flags = 0;
-  if (!open_flags(flag, flags)) {
-    JS_ReportErrorUTF8(cx, "phaseloop: unsupported flag '%s'", flag.c_str());
-    return false;
-  }
+  if (!flags_of(cx, flag, flags)) return false;
   fs_op* op = new_op(e, fs_kind::read_file, path, cb);
   op->encoding = encoding;
   args.rval().setUndefined();
   return started(op, op->req.open(&e.owner(), op->path.c_str(), flags, 0666, completed));
+}
+
+// What writeFile writes: a Buffer's (any view's) bytes, or a string's
+// UTF-8 (anything else converted to a string, unless `strict`: Node 20).
+bool data_bytes(JSContext* cx, JS::HandleValue data, bool strict, std::vector<char>& bytes) {
+  if (data.isObject() && view_bytes(&data.toObject(), bytes)) return true;
+  if (strict && !data.isString()) {
+    JS_ReportErrorASCII(cx, "The \"data\" argument must be of type string or an instance of Buffer, "
+                            "TypedArray, or DataView");
+    return false;
+  }
+  std::string s;
+  if (!value_to_utf8(cx, data, s)) return false;
+  bytes.assign(s.begin(), s.end());
+  return true;
 }
 
 bool write_file(JSContext* cx, const JS::CallArgs& args, const char* default_flag) {
@@ -633,22 +658,9 @@ bool write_file(JSContext* cx, const JS::CallArgs& args, const char* default_fla
   JS::RootedObject cb(cx);
   if (!common_args(cx, args, 3, path, &cb) || !options_arg(cx, args, 2, encoding, flag, mode)) return false;
   int flags = 0;
-  if (!open_flags(flag, flags)) {
-    JS_ReportErrorUTF8(cx, "phaseloop: unsupported flag '%s'", flag.c_str());
-    return false;
-  }
+  if (!flags_of(cx, flag, flags)) return false;
   std::vector<char> bytes;
-  JS::HandleValue data = args[1];
-  if (!data.isObject() || !view_bytes(&data.toObject(), bytes)) {
-    if (e.mode() == node::mode::current && !data.isString()) {
-      JS_ReportErrorASCII(cx, "The \"data\" argument must be of type string or an instance of Buffer, "
-                              "TypedArray, or DataView");
-      return false;
-    }
-    std::string s;
-    if (!value_to_utf8(cx, data, s)) return false;
-    bytes.assign(s.begin(), s.end());
-  }
+  if (!data_bytes(cx, args[1], e.mode() == node::mode::current, bytes)) return false;
   fs_op* op = new_op(e, fs_kind::write_file, path, cb);
   op->data = std::move(bytes);
   op->flags = flags;
@@ -798,35 +810,13 @@ bool sync_path(JSContext* cx, const JS::CallArgs& args, unsigned index, const ch
   return value_to_utf8(cx, args[index], path);
 }
 
-// Options of the *Sync file functions: an encoding string or an object.
-bool sync_options(JSContext* cx, JS::HandleValue o, std::string& encoding, std::string& flag, int& mode) {
-  bool ok = true;
-  if (o.isString()) {
-    if (!encoding_arg(cx, o, encoding, ok)) return false;
-  } else if (o.isObject()) {
-    JS::RootedObject obj(cx, &o.toObject());
-    JS::RootedValue enc(cx), fl(cx), md(cx);
-    if (!JS_GetProperty(cx, obj, "encoding", &enc) || !JS_GetProperty(cx, obj, "flag", &fl) ||
-        !JS_GetProperty(cx, obj, "mode", &md) || !encoding_arg(cx, enc, encoding, ok)) {
-      return false;
-    }
-    if (fl.isString() && !value_to_utf8(cx, fl, flag)) return false;
-    if (md.isNumber()) mode = static_cast<int>(md.toNumber());
-  }
-  if (!ok) return unknown_encoding(cx, encoding);
-  return true;
-}
-
 bool fs_read_file_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
   engine& e = engine::from(cx);
   std::string path, encoding, flag = "r";
   int mode = 0666, flags = 0;
-  if (!sync_path(cx, args, 0, "path", path) || !sync_options(cx, args.get(1), encoding, flag, mode)) return false;
-  if (!open_flags(flag, flags)) {
-    JS_ReportErrorUTF8(cx, "phaseloop: unsupported flag '%s'", flag.c_str());
-    return false;
-  }
+  if (!sync_path(cx, args, 0, "path", path) || !file_options(cx, args.get(1), encoding, flag, mode)) return false;
+  if (!flags_of(cx, flag, flags)) return false;
   phaseloop::fs_req r;
   const int fd = r.open(&e.owner(), path.c_str(), flags, mode, nullptr);
   r.cleanup();
@@ -879,18 +869,10 @@ bool write_file_sync(JSContext* cx, const JS::CallArgs& args, const char* defaul
   engine& e = engine::from(cx);
   std::string path, encoding, flag = default_flag;
   int mode = 0666, flags = 0;
-  if (!sync_path(cx, args, 0, "path", path) || !sync_options(cx, args.get(2), encoding, flag, mode)) return false;
-  if (!open_flags(flag, flags)) {
-    JS_ReportErrorUTF8(cx, "phaseloop: unsupported flag '%s'", flag.c_str());
-    return false;
-  }
+  if (!sync_path(cx, args, 0, "path", path) || !file_options(cx, args.get(2), encoding, flag, mode)) return false;
+  if (!flags_of(cx, flag, flags)) return false;
   std::vector<char> bytes;
-  JS::HandleValue data = args.get(1);
-  if (!data.isObject() || !view_bytes(&data.toObject(), bytes)) {
-    std::string str;
-    if (!value_to_utf8(cx, data, str)) return false;
-    bytes.assign(str.begin(), str.end());
-  }
+  if (!data_bytes(cx, args.get(1), false, bytes)) return false;
   phaseloop::fs_req r;
   const int fd = r.open(&e.owner(), path.c_str(), flags, mode, nullptr);
   r.cleanup();
