@@ -19,7 +19,8 @@ using clock_type = std::chrono::steady_clock;
 constexpr long n_ticks = 1000000;
 constexpr long n_micro = 1000000;
 constexpr long n_imm = 1000000;
-constexpr long n_timers = 100000;
+constexpr long n_chain = 1000000;
+constexpr long n_timers = 1000000;
 
 struct bench {
   pn::runtime* rt;
@@ -67,6 +68,12 @@ void chain_step(pn::immediate* self) {
   one_done();
 }
 
+// Each microtask queues the next: a chain of promise reactions.
+void micro_chain_step(void*) {
+  if (B->left > 1) B->rt->queue_microtask({micro_chain_step, nullptr});
+  one_done();
+}
+
 void next_stage() {
   pn::runtime& rt = *B->rt;
   switch (B->stage++) {
@@ -79,15 +86,19 @@ void next_stage() {
       for (long i = 0; i < n_micro; i++) rt.queue_microtask({count_task, nullptr});
       break;
     case 2:
+      begin("promises_chain", n_chain);
+      rt.queue_microtask({micro_chain_step, nullptr});
+      break;
+    case 3:
       begin("immediates_batch", n_imm);
       for (long i = 0; i < n_imm; i++) B->imms[i].start([](pn::immediate*) { one_done(); });
       break;
-    case 3:
+    case 4:
       begin("immediates_chain", n_imm);
       B->imms[0].start(chain_step);
       break;
-    case 4: {
-      // As the JS: start 100k timers over 100 delays (timed alone), wait
+    case 5: {
+      // As the JS: start 1M timers over 100 delays (timed alone), wait
       // until all are due, then time running them.
       begin("timers_start", n_timers);
       for (long i = 0; i < n_timers; i++)

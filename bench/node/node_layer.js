@@ -7,7 +7,8 @@
 const N_TICKS = 1000000;
 const N_MICRO = 1000000;
 const N_IMM = 1000000;
-const N_TIMERS = 100000;
+const N_CHAIN = 1000000;
+const N_TIMERS = 1000000;
 
 const clock = typeof performance !== 'undefined' ? () => performance.now()
                                                  : () => Date.now();
@@ -34,6 +35,16 @@ const stages = [
     const f = () => { if (--left === 0) { report('microtasks', N_MICRO, t0); setImmediate(next); } };
     for (let i = 0; i < N_MICRO; i++) queueMicrotask(f);
   },
+  // 1M promise reactions, each queued by the one before.
+  (next) => {
+    let left = N_CHAIN;
+    const t0 = clock();
+    const f = () => {
+      if (--left === 0) { report('promises_chain', N_CHAIN, t0); setImmediate(next); return; }
+      Promise.resolve().then(f);
+    };
+    Promise.resolve().then(f);
+  },
   // 1M immediates queued at once: one check pass runs them all.
   (next) => {
     let left = N_IMM;
@@ -51,7 +62,7 @@ const stages = [
     };
     setImmediate(f);
   },
-  // 100k timers over 100 distinct delays (1..100 ms). Starting them is
+  // 1M timers over 100 distinct delays (1..100 ms). Starting them is
   // timed on its own; then the script waits until all are due, so that
   // running them is timed without the waiting.
   (next) => {

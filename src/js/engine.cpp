@@ -83,7 +83,9 @@ engine::engine(phaseloop::loop& l, const run_options& o, std::string source)
 }
 
 bool engine::init_context() {
-  if (!new_context(std::make_unique<promise_job_queue<engine>>(*this), rejection_tracker, this, &global_class)) {
+  // Async stack traces came with Node 12.
+  if (!new_context(std::make_unique<promise_job_queue<engine>>(*this), rejection_tracker, this, &global_class,
+                   opts_.mode == node::mode::current)) {
     return false;
   }
   rt_->on_rejections(process_rejections, this);
@@ -131,6 +133,7 @@ engine::~engine() {
   reported_rejections_.clear();
   handled_rejections_.clear();
   main_fn_.reset();
+  micro_batch_.reset();
   for (auto& p : protos_) p.reset();
   process_.reset();
   destroy_context();
@@ -152,11 +155,47 @@ bool engine::queue_tick(JS::HandleObject fn, JS::HandleObject args, task_kind k)
 }
 
 bool engine::queue_microtask(task_kind k, JS::HandleObject fn) {
+  if (!watched()) {
+    if (!micro_batch_) {
+      JSObject* arr = JS::NewArrayObject(cx_, 0);
+      if (arr == nullptr) return false;
+      micro_batch_.emplace(cx_, arr);
+    }
+    JS::RootedObject arr(cx_, *micro_batch_);
+    JS::RootedValue v(cx_, JS::ObjectValue(*fn));
+    if (!JS_SetElement(cx_, arr, micro_len_, v)) return false;
+    micro_len_++;
+    if (!micro_queued_) {
+      micro_queued_ = true;
+      rt_->queue_microtask({run_microtask_batch, this});
+    }
+    return true;
+  }
   auto* t = new queued_task(cx_, this, k, next_id());
   t->fn = fn;
   tasks_.push_back(*t);
   rt_->queue_microtask({run_queued, t});
   return true;
+}
+
+void engine::run_microtask_batch(void* self) {
+  engine& e = *static_cast<engine*>(self);
+  JS::RootedValueArray<1> args(e.cx_);
+  args[0].setObject(**e.micro_batch_);
+  JS::RootedValue rval(e.cx_);
+  if (!e.call_internal("runMicrotasks", args, &rval)) e.uncaught();
+}
+
+void engine::microtask_batch_done(bool more) {
+  uint32_t n = 0;
+  JS::RootedObject arr(cx_, *micro_batch_);
+  if (!JS::GetArrayLength(cx_, arr, &n)) n = 0;
+  micro_len_ = n;
+  if (more) {
+    rt_->queue_microtask({run_microtask_batch, this});
+  } else {
+    micro_queued_ = false;
+  }
 }
 
 void engine::forget_task(queued_task& t) noexcept {

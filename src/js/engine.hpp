@@ -97,6 +97,9 @@ class engine final : public script_host {
   phaseloop::loop& owner() noexcept { return *loop_; }
   node::mode mode() const noexcept { return opts_.mode; }
   tracker* tracing() noexcept { return tracker_.get(); }
+  /// Whether each callback is watched (--trace, --trace=FILE.json,
+  /// compare's annotations): then every nextTick is its own native tick.
+  bool watched() const noexcept { return tracker_ != nullptr || timeline_ != nullptr; }
   /// Milliseconds since the engine started (performance.now()).
   double uptime_ms() const noexcept;
 
@@ -108,7 +111,13 @@ class engine final : public script_host {
   /// Queues fn(...args) as a nextTick.
   bool queue_tick(JS::HandleObject fn, JS::HandleObject args, task_kind k = task_kind::tick);
   /// Queues a microtask (a promise job or a queueMicrotask callback).
+  /// Unless watched(), microtasks wait in a JS array that one native
+  /// microtask runs (internal.runMicrotasks), as V8 runs its queue itself.
   bool queue_microtask(task_kind k, JS::HandleObject fn);
+  /// internal.runMicrotasks is done with the batch; `more` when it stopped
+  /// at an exception with microtasks left (they get a native microtask of
+  /// their own, so the checkpoint goes on after the exception is handled).
+  void microtask_batch_done(bool more);
   /// The job queue's side (job_queue.hpp).
   bool queue_promise_job(JS::HandleObject job) { return queue_microtask(task_kind::promise_job, job); }
   void drain_microtasks() { rt_->run_microtasks(); }
@@ -187,6 +196,7 @@ class engine final : public script_host {
   /// `origin`; true when one took it.
   bool offer_uncaught(JS::HandleValue error, const char* origin);
   static void before_exit_cb(void* self);
+  static void run_microtask_batch(void* self);
   bool compile_main(JS::MutableHandleObject fn);
   static void run_main_cb(void* self);
   int exit_status();
@@ -203,6 +213,10 @@ class engine final : public script_host {
   std::optional<node::runtime> rt_;
   std::optional<JS::PersistentRootedObject> process_;
   std::optional<JS::PersistentRootedObject> main_fn_;
+  // The microtask batch: the functions queued, in order (see queue_microtask).
+  std::optional<JS::PersistentRootedObject> micro_batch_;
+  uint32_t micro_len_ = 0;
+  bool micro_queued_ = false;  // a native microtask for the batch is queued
   std::optional<JS::PersistentRootedObject> protos_[static_cast<int>(proto::count_)];
   std::uint64_t ids_ = 0;
   bool compiling_ = false;

@@ -2,6 +2,8 @@
 
 #include "js/host.hpp"
 
+#include <js/ContextOptions.h>
+
 #include <js/CharacterEncoding.h>
 #include <js/Initialization.h>
 #include <js/Realm.h>
@@ -20,7 +22,7 @@ constexpr std::size_t stack_quota = 4 * 1024 * 1024;
 }  // namespace
 
 bool script_host::new_context(std::unique_ptr<JS::JobQueue> jobs, JS::PromiseRejectionTrackerCallback track,
-                              void* track_data, const JSClass* cls) {
+                              void* track_data, const JSClass* cls, bool async_stacks) {
   cx_ = JS_NewContext(JS::DefaultHeapMaxBytes);
   if (cx_ == nullptr) return false;
   // SpiderMonkey's default cap (32 MiB) is an embedding default, not
@@ -28,6 +30,10 @@ bool script_host::new_context(std::unique_ptr<JS::JobQueue> jobs, JS::PromiseRej
   // more. Their heaps are bounded by memory in practice; so is this one
   // (4 GiB).
   JS_SetGCParameter(cx_, JSGC_MAX_BYTES, 0xffffffffu);
+  // Async stack traces ("at async f" frames) cost a stack capture per
+  // promise made (a chain of promises runs 5x slower with them); only the
+  // runtimes that show them (Node >= 12, Chromium) get them.
+  JS::ContextOptionsRef(cx_).setAsyncStack(async_stacks);
   JS_SetContextPrivate(cx_, this);
   JS_SetNativeStackQuota(cx_, stack_quota);
   if (!JS::InitSelfHostedCode(cx_)) return false;

@@ -65,10 +65,11 @@ class script_host {
   /// Makes the context (4 GiB heap cap, stack quota, `this` as its private
   /// pointer), gives promise jobs to `jobs` and rejection changes to
   /// `track(…, track_data)`, and makes a global of class `cls`, entered,
-  /// with the standard classes. False on failure; destroy_context() then
+  /// with the standard classes; with async stack traces when
+  /// `async_stacks`. False on failure; destroy_context() then
   /// cleans up what was made.
   bool new_context(std::unique_ptr<JS::JobQueue> jobs, JS::PromiseRejectionTrackerCallback track,
-                   void* track_data, const JSClass* cls);
+                   void* track_data, const JSClass* cls, bool async_stacks);
   /// Leaves the global's realm and destroys the context. The engine drops
   /// its own roots first.
   void destroy_context() noexcept;

@@ -263,8 +263,37 @@ bool native_queue_tick(JSContext* cx, unsigned argc, JS::Value* vp) {
   return engine::from(cx).queue_tick(fn, nullptr, task_kind::node_tick);
 }
 
+// internal.queueTickBatch(fn): one native tick that runs fn (the JS tick
+// queue's runner, lib/internal_bootstrap.js).
+bool native_queue_tick_batch(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  JS::RootedObject fn(cx, &args.get(0).toObject());
+  args.rval().setUndefined();
+  return engine::from(cx).queue_tick(fn, nullptr, task_kind::tick);
+}
+
+// internal.throwCallbackType(name, value): the version's error for a
+// callback that is not a function.
+bool native_throw_callback_type(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  std::string name;
+  if (!value_to_utf8(cx, args.get(0), name)) return false;
+  return throw_callback_type(cx, name.c_str(), args.get(1));
+}
+
+// internal.microtasksDone(more): see engine::microtask_batch_done.
+bool native_microtasks_done(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine::from(cx).microtask_batch_done(JS::ToBoolean(args.get(0)));
+  args.rval().setUndefined();
+  return true;
+}
+
 // The Node engine's.
 const JSFunctionSpec node_internal_functions[] = {
+    JS_FN("microtasksDone", native_microtasks_done, 1, 0),
+    JS_FN("queueTickBatch", native_queue_tick_batch, 1, 0),
+    JS_FN("throwCallbackType", native_throw_callback_type, 2, 0),
     JS_FN("queueTick", native_queue_tick, 1, 0),
     JS_FN("now", native_now, 0, 0), JS_FN("warn", native_warn, 2, 0),
     JS_FN("reallyExit", native_really_exit, 1, 0),
@@ -328,14 +357,15 @@ bool load(script_host& h, const lib_source& src, JS::MutableHandleValue out) {
 }
 
 // The `internal` object and the module cache, then `bootstrap`.
-bool boot(script_host& h, const JSFunctionSpec* natives, const char* bootstrap) {
+bool boot(script_host& h, const JSFunctionSpec* natives, const char* bootstrap, bool watched = false) {
   JSContext* cx = h.cx();
   JS::RootedObject internal(cx, JS_NewPlainObject(cx));
   JS::RootedObject cache(cx, JS_NewObject(cx, nullptr));
   JS::RootedString mode(cx, JS_NewStringCopyZ(cx, h.lib_mode()));
   if (!internal || !cache || !mode || !JS_DefineFunctions(cx, internal, internal_functions) ||
       (natives != nullptr && !JS_DefineFunctions(cx, internal, natives)) ||
-      !JS_DefineProperty(cx, internal, "mode", mode, JSPROP_ENUMERATE)) {
+      !JS_DefineProperty(cx, internal, "mode", mode, JSPROP_ENUMERATE) ||
+      !JS_DefineProperty(cx, internal, "watched", watched, JSPROP_ENUMERATE)) {
     return false;
   }
   h.set_lib(internal, cache);
@@ -366,7 +396,10 @@ bool require_lib(script_host& h, const std::string& name, JS::MutableHandleValue
   return load(h, *src, out);
 }
 
-bool boot_lib(engine& e) { return boot(e, node_internal_functions, "internal/bootstrap"); }
+bool boot_lib(engine& e) {
+  // (internal.watched: every nextTick is its own native tick, for the trace.)
+  return boot(e, node_internal_functions, "internal/bootstrap", e.watched());
+}
 
 bool boot_browser_lib(script_host& h, const JSFunctionSpec* natives) { return boot(h, natives, "internal/browser"); }
 
