@@ -257,12 +257,27 @@ const char* name(const target& m) { return m.name(); }
 // True when `t` is the Node mode `m`.
 bool is(const target& t, node::mode m) { return !t.browser && t.mode == m; }
 
+// The globals a later Node added, with the major version that did: a
+// script using one stops with a ReferenceError in the older modes.
+struct added_global {
+  const char* name;
+  int major;
+};
+constexpr added_global added_globals[] = {
+    {"queueMicrotask", 11}, {"TextEncoder", 11},     {"TextDecoder", 11}, {"globalThis", 12},
+    {"AbortController", 15}, {"AbortSignal", 15},    {"EventTarget", 15}, {"Event", 15},
+    {"performance", 16},     {"structuredClone", 17}, {"DOMException", 17}};
+
 // A rule about how a run ended, when the two runs ended differently.
 std::string ending_rule(const run_result& ended) {
   for (const record& x : ended.ends) {
-    if (x.kind == "uncaught" && x.what.find("queueMicrotask") != std::string::npos &&
-        is(ended.mode, node::mode::node10)) {
-      return "queueMicrotask does not exist in node10; it came with Node 11.";
+    const int major = is(ended.mode, node::mode::node10) ? 10 : is(ended.mode, node::mode::node11) ? 11 : 0;
+    for (const added_global& g : added_globals) {
+      if (x.kind == "uncaught" && major != 0 && major < g.major &&
+          x.what.find(std::string(g.name) + " is not defined") != std::string::npos) {
+        return std::string(g.name) + " does not exist in " + name(ended.mode) + "; it came with Node " +
+               std::to_string(g.major) + ".";
+      }
     }
     if (x.kind == "rejection") {
       return "since Node 15 an unhandled promise rejection is an uncaught exception (exit status 1); "

@@ -59,6 +59,12 @@ compare --modes=node10,node11 "$cases/queue-microtask.js"
 expect_status "queueMicrotask" 1
 expect_in "$tmp/out" "queueMicrotask" "Rule: queueMicrotask does not exist in node10"
 
+# A global a later Node added: named with the version that added it.
+printf 'const ac = new AbortController();\nconsole.log(typeof ac.signal);\n' > "$tmp/abort.js"
+compare --modes=node11,node "$tmp/abort.js"
+expect_status "AbortController" 1
+expect_in "$tmp/out" "AbortController" "Rule: AbortController does not exist in node11; it came with Node 15."
+
 # Errors.
 compare "$tmp/none.js"
 expect_status "missing file" 1  # as run gives it
