@@ -81,7 +81,7 @@ function unhandledError(emitter, er) {
   return err;
 }
 
-function callListener(emitter, fn, args) {
+function callListener(emitter, type, fn, args) {
   const result = Reflect.apply(fn, emitter, args);
   if (current && emitter[kCapture] && result !== undefined && result !== null &&
       typeof result.then === 'function') {
@@ -89,7 +89,7 @@ function callListener(emitter, fn, args) {
       process.nextTick(() => {
         const handler = emitter[EventEmitter.captureRejectionSymbol];
         if (typeof handler === 'function') {
-          handler.call(emitter, err, args[0], ...args.slice(1));
+          handler.call(emitter, err, type, ...args);
         } else {
           const prev = emitter[kCapture];
           try {
@@ -120,10 +120,10 @@ EventEmitter.prototype.emit = function emit(type, ...args) {
   const handler = events[type];
   if (handler === undefined) return false;
   if (typeof handler === 'function') {
-    callListener(this, handler, args);
+    callListener(this, type, handler, args);
   } else {
     const listeners = handler.slice();
-    for (let i = 0; i < listeners.length; i++) callListener(this, listeners[i], args);
+    for (let i = 0; i < listeners.length; i++) callListener(this, type, listeners[i], args);
   }
   return true;
 };
