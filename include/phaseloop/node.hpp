@@ -288,7 +288,8 @@ class runtime {
   void own_fired_(timeout& t);
   void list_fired_(timer_list& l);     // node10: a list's core timer fired
   void process_timers_();              // node11+: the core timer fired
-  void list_on_timeout_(timer_list& l, double now);
+  // True when the last timeout it ran threw (see threw()).
+  bool list_on_timeout_(timer_list& l, double now);
   void schedule_(double after);        // node11+: (re)start the core timer
   timer_list* find_list_(double msecs) const noexcept;
   void drop_list_(timer_list& l);      // unregisters; frees unless busy
@@ -317,8 +318,7 @@ class runtime {
   rejection_fn rejections_ = nullptr;
   void* rejections_arg_ = nullptr;
   int depth_ = 0;  // native callbacks on the stack
-  bool threw_ = false;             // see threw()
-  bool timer_threw_last_ = false;  // the last timeout that ran threw
+  bool threw_ = false;  // see threw()
 
   detail::ring<task> ticks_;
   detail::ring<task> micro_;

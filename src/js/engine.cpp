@@ -183,7 +183,7 @@ void engine::run_microtask_batch(void* self) {
   JS::RootedValueArray<1> args(e.cx_);
   args[0].setObject(**e.micro_batch_);
   JS::RootedValue rval(e.cx_);
-  if (!e.call_internal("runMicrotasks", args, &rval)) e.uncaught();
+  if (!e.call_lib("runMicrotasks", args, &rval)) e.uncaught();
 }
 
 void engine::microtask_batch_done(bool more) {
@@ -215,13 +215,6 @@ void engine::call_or_die(JS::HandleValue thisv, JS::HandleValue fn, JS::HandleOb
   }
   JS::RootedValue rval(cx_);
   if (!JS::Call(cx_, thisv, fn, argv, &rval)) uncaught();
-}
-
-bool engine::call_internal(const char* name, const JS::HandleValueArray& args, JS::MutableHandleValue rval) {
-  JS::RootedObject internal(cx_, lib_internal());
-  JS::RootedValue fn(cx_);
-  if (!internal || !JS_GetProperty(cx_, internal, name, &fn)) return false;
-  return JS::Call(cx_, JS::UndefinedHandleValue, fn, args, rval);
 }
 
 // ---- the main script ----------------------------------------------------------------
@@ -272,7 +265,7 @@ void engine::run_main_cb(void* self) {
 void engine::before_exit_cb(void* self) {
   engine& e = *static_cast<engine*>(self);
   JS::RootedValue rval(e.cx_);
-  if (!e.call_internal("onBeforeExit", JS::HandleValueArray::empty(), &rval)) e.uncaught();
+  if (!e.call_lib("onBeforeExit", JS::HandleValueArray::empty(), &rval)) e.uncaught();
 }
 
 int engine::run() {
@@ -291,7 +284,7 @@ int engine::run() {
     loop_->run(run_mode::default_);
   }
   JS::RootedValue code(cx_);
-  if (!call_internal("onExit", JS::HandleValueArray::empty(), &code)) uncaught();
+  if (!call_lib("onExit", JS::HandleValueArray::empty(), &code)) uncaught();
   const int status = exit_status();
   out_.finish();
   if (tracker_) tracker_->note("exit", std::to_string(status));
@@ -378,7 +371,7 @@ bool engine::offer_uncaught(JS::HandleValue error, const char* origin) {
   if (!o) return false;
   args[1].setString(o);
   JS::RootedValue handled(cx_);
-  if (!call_internal("onUncaught", args, &handled)) {
+  if (!call_lib("onUncaught", args, &handled)) {
     // The handler threw: Node prints that error and exits with 7.
     JS::RootedValue again(cx_);
     JS::RootedObject stack(cx_);
@@ -529,7 +522,7 @@ bool engine::process_rejections(node::runtime&, void* self) {
     args[0].setObject(**r.promise);
     args[1].setNumber(static_cast<double>(r.uid));
     JS::RootedValue rval(e.cx_);
-    if (!e.call_internal("onRejectionHandled", args, &rval)) e.uncaught();
+    if (!e.call_lib("onRejectionHandled", args, &rval)) e.uncaught();
   }
   while (!e.pending_rejections_.empty()) {
     rejection r = std::move(e.pending_rejections_.front());
@@ -550,7 +543,7 @@ void engine::report_rejection(JS::HandleObject promise, std::uint64_t uid) {
     args[0].set(reason);
     args[1].setObject(*promise);
     JS::RootedValue handled(cx_);
-    if (!call_internal("onUnhandledRejection", args, &handled)) {
+    if (!call_lib("onUnhandledRejection", args, &handled)) {
       uncaught();
       return;
     }
@@ -576,7 +569,7 @@ void engine::report_rejection(JS::HandleObject promise, std::uint64_t uid) {
       JS::RootedString shown(cx_, JS_NewStringCopyUTF8N(cx_, JS::UTF8Chars(r.data(), r.size())));
       if (!shown) die_uncaught();
       args[1].setString(shown);
-      if (!call_internal("unhandledRejectionError", args, &error)) die_uncaught();
+      if (!call_lib("unhandledRejectionError", args, &error)) die_uncaught();
     }
     if (offer_uncaught(error, "unhandledRejection")) return;
     if (err) die_with(reason, nullptr, "rejection");
@@ -609,7 +602,7 @@ void engine::report_rejection(JS::HandleObject promise, std::uint64_t uid) {
   args[0].setString(t);
   args[1].setNumber(static_cast<double>(uid));
   JS::RootedValue rval(cx_);
-  if (!call_internal("warnUnhandledRejection", args, &rval)) uncaught();
+  if (!call_lib("warnUnhandledRejection", args, &rval)) uncaught();
 }
 
 }  // namespace phaseloop::runner

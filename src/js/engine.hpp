@@ -149,9 +149,7 @@ class engine final : public script_host {
   /// returns), else printed as Node prints it and the process ends with
   /// status 1 (after 'exit'); a handler that throws ends it with 7.
   void uncaught();
-  /// Calls internal.NAME(args...) of the JavaScript built-ins (lib.cpp).
-  /// False with an exception pending when it threw.
-  bool call_internal(const char* name, const JS::HandleValueArray& args, JS::MutableHandleValue rval);
+
 
   /// A prototype kept for the life of the context.
   void set_proto(proto p, JS::HandleObject o) { protos_[static_cast<int>(p)].emplace(cx_, o); }

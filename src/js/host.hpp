@@ -46,6 +46,9 @@ class script_host {
     lib_internal_.emplace(cx_, internal);
     lib_modules_.emplace(cx_, modules);
   }
+  /// Calls internal.NAME(args...) of the built-ins (lib.cpp). False with
+  /// an exception pending when it threw.
+  bool call_lib(const char* name, const JS::HandleValueArray& args, JS::MutableHandleValue rval);
   /// What the built-ins behave as: "node10", "node11", "node" or "browser".
   const char* lib_mode() const noexcept { return lib_mode_; }
 

@@ -33,6 +33,14 @@ const lib_source* find_source(const std::string& name) {
   return nullptr;
 }
 
+// Returns UTF-8 `text` as the call's JS string.
+bool return_text(JSContext* cx, const JS::CallArgs& args, const std::string& text) {
+  JSString* s = JS_NewStringCopyUTF8N(cx, JS::UTF8Chars(text.data(), text.size()));
+  if (s == nullptr) return false;
+  args.rval().setString(s);
+  return true;
+}
+
 // internal.inspect(value[, {depth, showHidden}]): util.inspect in the
 // script's Node style.
 bool native_inspect(JSContext* cx, unsigned argc, JS::Value* vp) {
@@ -52,22 +60,14 @@ bool native_inspect(JSContext* cx, unsigned argc, JS::Value* vp) {
     io.show_hidden = JS::ToBoolean(hidden);
   }
   std::string text;
-  if (!inspect(cx, args.get(0), io, text)) return false;
-  JSString* s = JS_NewStringCopyUTF8N(cx, JS::UTF8Chars(text.data(), text.size()));
-  if (s == nullptr) return false;
-  args.rval().setString(s);
-  return true;
+  return inspect(cx, args.get(0), io, text) && return_text(cx, args, text);
 }
 
 // internal.format(...args): util.format, as console.log formats.
 bool native_format(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
   std::string text;
-  if (!format_args(cx, args, script_host::from(cx).console_style(), text)) return false;
-  JSString* s = JS_NewStringCopyUTF8N(cx, JS::UTF8Chars(text.data(), text.size()));
-  if (s == nullptr) return false;
-  args.rval().setString(s);
-  return true;
+  return format_args(cx, args, script_host::from(cx).console_style(), text) && return_text(cx, args, text);
 }
 
 // internal.codedError(ctor, message, code): an error shaped as the
@@ -142,13 +142,6 @@ bool native_is_promise(JSContext* cx, unsigned argc, JS::Value* vp) {
 bool native_is_proxy(JSContext*, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
   args.rval().setBoolean(args.get(0).isObject() && js::IsProxy(&args[0].toObject()));
-  return true;
-}
-
-// internal.now(): performance.now().
-bool native_now(JSContext* cx, unsigned argc, JS::Value* vp) {
-  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
-  args.rval().setNumber(engine::from(cx).uptime_ms());
   return true;
 }
 
@@ -295,7 +288,7 @@ const JSFunctionSpec node_internal_functions[] = {
     JS_FN("queueTickBatch", native_queue_tick_batch, 1, 0),
     JS_FN("throwCallbackType", native_throw_callback_type, 2, 0),
     JS_FN("queueTick", native_queue_tick, 1, 0),
-    JS_FN("now", native_now, 0, 0), JS_FN("warn", native_warn, 2, 0),
+    JS_FN("warn", native_warn, 2, 0),
     JS_FN("reallyExit", native_really_exit, 1, 0),
     JS_FN("memoryUsage", native_memory_usage, 0, 0), JS_FS_END};
 
@@ -374,6 +367,13 @@ bool boot(script_host& h, const JSFunctionSpec* natives, const char* bootstrap, 
 }
 
 }  // namespace
+
+bool script_host::call_lib(const char* name, const JS::HandleValueArray& args, JS::MutableHandleValue rval) {
+  JS::RootedObject internal(cx_, lib_internal());
+  JS::RootedValue fn(cx_);
+  if (!internal || !JS_GetProperty(cx_, internal, name, &fn)) return false;
+  return JS::Call(cx_, JS::UndefinedHandleValue, fn, args, rval);
+}
 
 bool has_builtin(const engine& e, const std::string& name) {
   if (name.compare(0, 9, "internal/") == 0) return false;

@@ -295,9 +295,7 @@ bool window_engine::dispatch_error(const std::string& message, const std::string
   JS::RootedValueArray<5> argv(cx_);
   JS::RootedString m(cx_, JS_NewStringCopyUTF8N(cx_, JS::UTF8Chars(message.data(), message.size())));
   JS::RootedString f(cx_, JS_NewStringCopyUTF8N(cx_, JS::UTF8Chars(file.data(), file.size())));
-  JS::RootedObject internal(cx_, lib_internal());
-  JS::RootedValue fn(cx_);
-  if (!m || !f || !internal || !JS_GetProperty(cx_, internal, "dispatchError", &fn)) {
+  if (!m || !f) {
     JS_ClearPendingException(cx_);
     return false;
   }
@@ -308,7 +306,8 @@ bool window_engine::dispatch_error(const std::string& message, const std::string
   argv[4].set(error);
   JS::RootedValue rval(cx_);
   in_onerror_ = true;
-  const bool ok = call(JS::UndefinedHandleValue, fn, argv, &rval);
+  const bool ok = call_lib("dispatchError", argv, &rval);
+  if (!ok) report_pending();
   in_onerror_ = false;
   return ok && rval.isTrue();
 }
@@ -388,15 +387,12 @@ void window_engine::run_js_task(void* arg) {
     e.call(JS::UndefinedHandleValue, fn, JS::HandleValueArray::empty(), &rval);
     return;
   }
-  JS::RootedObject internal(cx, e.lib_internal());
-  JS::RootedValue fn(cx);
   if (what == window_js_task::kind::rejection_handled) {
     if (e.tracer_) e.tracer_->detail("rejectionhandled", 0);
     JS::RootedValueArray<2> argv(cx);
     argv[0].setObject(*obj);
     argv[1].set(JS::GetPromiseResult(obj));
-    if (JS_GetProperty(cx, internal, "rejectionHandled", &fn)) e.call(JS::UndefinedHandleValue, fn, argv, &rval);
-    else e.report_pending();
+    if (!e.call_lib("rejectionHandled", argv, &rval)) e.report_pending();
     return;
   }
   // The promises that still have no handler get their event; those whose
@@ -420,10 +416,8 @@ void window_engine::run_js_task(void* arg) {
   JS::RootedValueArray<2> argv(cx);
   argv[0].setObject(*promise_arr);
   argv[1].setObject(*reason_arr);
-  if (!JS_GetProperty(cx, internal, "notifyRejections", &fn) ||
-      !e.call(JS::UndefinedHandleValue, fn, argv, &rval) || !rval.isObject()) {
-    return;
-  }
+  if (!e.call_lib("notifyRejections", argv, &rval)) return e.report_pending();
+  if (!rval.isObject()) return;
   JS::RootedObject uncanceled(cx, &rval.toObject());
   uint32_t m = 0;
   if (!JS::GetArrayLength(cx, uncanceled, &m)) return e.report_pending();

@@ -306,16 +306,6 @@ browser::message_port* port_of(JSContext* cx, const JS::CallArgs& args) {
   return p;
 }
 
-// Calls internal.NAME(args) of the window's built-ins; false with the
-// exception pending when it threw.
-bool call_internal(window_engine& e, const char* name, const JS::HandleValueArray& args, JS::MutableHandleValue rval) {
-  JSContext* cx = e.cx();
-  JS::RootedObject internal(cx, e.lib_internal());
-  JS::RootedValue fn(cx);
-  if (!internal || !JS_GetProperty(cx, internal, name, &fn)) return false;
-  return JS::Call(cx, JS::UndefinedHandleValue, fn, args, rval);
-}
-
 // One message taken off a port: a 'message' event on the port object
 // (internal.dispatchPortMessage), with a structured clone of the data.
 void deliver(browser::message_port* p, void* m) {
@@ -337,7 +327,7 @@ void deliver(browser::message_port* p, void* m) {
   argv[0].setObject(*port);
   argv[1].set(data);
   JS::RootedValue rval(cx);
-  if (!call_internal(e, "dispatchPortMessage", argv, &rval)) e.report_pending();
+  if (!e.call_lib("dispatchPortMessage", argv, &rval)) e.report_pending();
 }
 
 bool port_post_message(JSContext* cx, unsigned argc, JS::Value* vp) {
@@ -376,7 +366,7 @@ bool port_post_message(JSContext* cx, unsigned argc, JS::Value* vp) {
     argv[0].set(args[0]);
     argv[1].setString(where);
     JS::RootedValue err(cx);
-    if (!call_internal(e, "dataCloneError", argv, &err)) return false;
+    if (!e.call_lib("dataCloneError", argv, &err)) return false;
     JS_SetPendingException(cx, err);
     return false;
   }

@@ -314,9 +314,7 @@ void runtime::process_timers_() {
     }
     ran_list = true;
     drained = false;
-    timer_threw_last_ = false;
-    list_on_timeout_(*l, now_ms);
-    if (timer_threw_last_) ran_list = false;
+    if (list_on_timeout_(*l, now_ms)) ran_list = false;
   }
   // Re-arm the core timer for the first list that is not due. Node 12+
   // measures from the time after the callbacks (a list already overdue
@@ -332,9 +330,10 @@ void runtime::process_timers_() {
   }
 }
 
-void runtime::list_on_timeout_(timer_list& l, double now_ms) {
+bool runtime::list_on_timeout_(timer_list& l, double now_ms) {
   l.busy = true;
   bool ran = false;
+  bool threw = false;
   bool drained = false;
   while (timeout* t = l.timeouts.front()) {
     if (now_ms - t->idle_start_ < l.msecs) {
@@ -343,7 +342,7 @@ void runtime::list_on_timeout_(timer_list& l, double now_ms) {
       l.id = next_list_id_++;
       heap_down_(l.pos);
       l.busy = false;
-      return;
+      return threw;
     }
     if (ran && !drained) {
       drain();
@@ -357,11 +356,12 @@ void runtime::list_on_timeout_(timer_list& l, double now_ms) {
     run_timeout_(*t, t->repeat_ ? now() : now_ms);
     // After an exception Node calls processTimers again: the next timeout
     // (of this list, or the next list) runs without a drain before it.
-    timer_threw_last_ = std::exchange(threw_, false);
-    if (timer_threw_last_) ran = false;
+    threw = std::exchange(threw_, false);
+    if (threw) ran = false;
   }
   l.busy = false;
   drop_list_(l);
+  return threw;
 }
 
 // ---- the lists' priority queue (node11+) -------------------------------------------

@@ -64,43 +64,45 @@ Window.prototype = Object.create(EventTarget.prototype, {
 Object.setPrototypeOf(global, Window.prototype);
 
 // Event handler attributes (HTML's "event handler IDL attributes"): the
-// first handler set adds a listener at that point of the list; later ones
-// replace the handler in place; null turns it off.
-// `eventTarget` is where the listener goes (the target itself unless
-// given).
-function handlerAttribute(target, name, call, eventTarget = target) {
+// first handler set adds a listener to `target` at that point of its list;
+// later ones replace the handler in place; null turns it off. Returns the
+// attribute's accessors.
+function handlerAttribute(target, name, call) {
   let handler = null;
   let registered = false;
-  const type = name.slice(2);
   const listener = function (event) {
     if (typeof handler !== 'function') return;
     const result = call(handler, this, event);
     if (result === (name === 'onerror' ? true : false)) event.preventDefault();
   };
-  Object.defineProperty(target, name, {
-    enumerable: true,
-    configurable: true,
+  return {
     get() { return handler; },
     set(v) {
       handler = typeof v === 'function' || (v !== null && typeof v === 'object') ? v : null;
       if (handler && !registered) {
         registered = true;
-        EventTarget.prototype.addEventListener.call(eventTarget, type, listener);
+        EventTarget.prototype.addEventListener.call(target, name.slice(2), listener);
       }
     },
-  });
+  };
 }
-handlerAttribute(global, 'onerror', (h, self, e) =>
+const callHandler = (h, self, e) => h.call(self, e);
+function defineHandler(target, name, call) {
+  Object.defineProperty(target, name, { enumerable: true, configurable: true,
+    ...handlerAttribute(target, name, call) });
+}
+defineHandler(global, 'onerror', (h, self, e) =>
   (e instanceof ErrorEvent ? h.call(self, e.message, e.filename, e.lineno, e.colno, e.error) : h.call(self, e)));
 for (const name of ['onmessage', 'onmessageerror', 'onunhandledrejection', 'onrejectionhandled']) {
-  handlerAttribute(global, name, (h, self, e) => h.call(self, e));
+  defineHandler(global, name, callHandler);
 }
 
 // ---- MessagePort is an EventTarget ------------------------------------------------------
 
 // Its methods are native (window_api.cpp); EventTarget's come through the
-// prototype chain, and onmessage is an event handler attribute whose
-// setter also starts the port (addEventListener needs start()).
+// prototype chain, and onmessage is an event handler attribute (one per
+// port, made when first set) whose setter also starts the port
+// (addEventListener needs start()).
 Object.setPrototypeOf(MessagePort.prototype, EventTarget.prototype);
 const portHandlers = new WeakMap();
 Object.defineProperty(MessagePort.prototype, 'onmessage', {
@@ -111,11 +113,7 @@ Object.defineProperty(MessagePort.prototype, 'onmessage', {
     return h ? h.get() : null;
   },
   set(v) {
-    if (!portHandlers.has(this)) {
-      const holder = {};
-      handlerAttribute(holder, 'onmessage', (h, self, e) => h.call(self, e), this);
-      portHandlers.set(this, Object.getOwnPropertyDescriptor(holder, 'onmessage'));
-    }
+    if (!portHandlers.has(this)) portHandlers.set(this, handlerAttribute(this, 'onmessage', callHandler));
     portHandlers.get(this).set(v);
     if (typeof v === 'function') this.start();
   },

@@ -57,7 +57,8 @@ class Event {
     this.#bubbles = !!(options && options.bubbles);
     this.#cancelable = !!(options && options.cancelable);
     this.#composed = !!(options && options.composed);
-    this.#timeStamp = typeof performance === 'object' ? performance.now() : internal.now();
+    // (Event is a global only where performance is: Node 15+, the browser.)
+    this.#timeStamp = performance.now();
     Object.defineProperty(this, 'isTrusted', { value: false, enumerable: true, configurable: true });
   }
   get type() { return this.#type; }
