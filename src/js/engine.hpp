@@ -126,6 +126,7 @@ class engine final : public script_host {
   void forget_task(queued_task& t) noexcept;
   js_timeout* new_timeout() { return new js_timeout(*rt_, this, next_id()); }
   js_immediate* new_immediate() { return new js_immediate(*rt_, this, next_id()); }
+  /// The scheduled timeouts and the pending immediates.
   void adopt(js_timeout& t) noexcept { timeouts_.push_back(t); }
   void adopt(js_immediate& i) noexcept { immediates_.push_back(i); }
   void forget(js_timeout& t) noexcept { timeouts_.erase(t); }

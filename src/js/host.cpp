@@ -5,10 +5,13 @@
 #include <js/ContextOptions.h>
 
 #include <js/CharacterEncoding.h>
+#include <js/CompilationAndEvaluation.h>
 #include <js/Initialization.h>
+#include <js/Principals.h>
 #include <js/Realm.h>
 #include <js/UniquePtr.h>
 
+#include <tuple>
 #include <utility>
 
 namespace phaseloop::runner {
@@ -18,6 +21,25 @@ namespace {
 // Native stack SpiderMonkey may use before it reports "too much recursion"
 // (the main thread has 8 MiB; sanitizers make frames larger).
 constexpr std::size_t stack_quota = 4 * 1024 * 1024;
+
+// The principals of the runner's frame realm (under_frame). The script's
+// realm has none, and none subsumes these: SpiderMonkey leaves frames of
+// that realm out of the stacks it shows the script (Error.prototype.stack,
+// the SavedFrame accessors).
+struct frame_principals final : JSPrincipals {
+  frame_principals() { refcount = 1; }  // static: never released
+  bool write(JSContext*, JSStructuredCloneWriter*) override { return false; }
+  bool isSystemOrAddonPrincipal() override { return false; }
+};
+frame_principals runner_principals;
+
+bool subsumes(JSPrincipals* first, JSPrincipals* second) {
+  return second != &runner_principals || first == &runner_principals;
+}
+const JSSecurityCallbacks security_callbacks = {nullptr, subsumes};
+
+const JSClass frame_global_class = {"PhaseloopFrame", JSCLASS_GLOBAL_FLAGS, &JS::DefaultGlobalClassOps,
+                                    nullptr, nullptr, nullptr};
 
 }  // namespace
 
@@ -47,13 +69,59 @@ bool script_host::new_context(std::unique_ptr<JS::JobQueue> jobs, JS::PromiseRej
   global_.emplace(cx_, global);
   JS::EnterRealm(cx_, global);
   entered_ = true;
-  return JS::InitRealmStandardClasses(cx_);
+  return JS::InitRealmStandardClasses(cx_) && make_frame_realm(global);
+}
+
+bool script_host::make_frame_realm(JS::HandleObject global) {
+  JS_SetSecurityCallbacks(cx_, &security_callbacks);
+  JS::RealmOptions ro;
+  ro.creationOptions().setExistingCompartment(global);
+  JS::RootedObject frame_global(
+      cx_, JS_NewGlobalObject(cx_, &frame_global_class, &runner_principals, JS::DontFireOnNewGlobalHook, ro));
+  if (!frame_global) return false;
+  JSAutoRealm ar(cx_, frame_global);
+  if (!JS_DefineFunction(cx_, frame_global, "run", frame_native, 0, 0)) return false;
+  JS::CompileOptions co(cx_);
+  co.setFileAndLine("phaseloop:frame", 1);
+  JS::SourceText<mozilla::Utf8Unit> text;
+  static constexpr char body[] = "run();";
+  if (!text.init(cx_, body, sizeof body - 1, JS::SourceOwnership::Borrowed)) return false;
+  JS::RootedObjectVector env(cx_);
+  JSFunction* fn = JS::CompileFunction(cx_, env, co, "frame", 0, nullptr, text);
+  if (fn == nullptr) return false;
+  frame_fn_.emplace(cx_, JS_GetFunctionObject(fn));
+  return true;
+}
+
+bool script_host::frame_native(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  script_host& h = from(cx);
+  args.rval().setUndefined();
+  JSAutoRealm ar(cx, h.global());
+  h.frame_call_(h.frame_arg_);
+  return !JS_IsExceptionPending(cx);
+}
+
+bool script_host::under_frame(void (*fn)(void*), void* arg) {
+  const auto saved = std::pair(frame_call_, frame_arg_);
+  frame_call_ = fn;
+  frame_arg_ = arg;
+  bool ok;
+  {
+    JSAutoRealm ar(cx_, *frame_fn_);
+    JS::RootedValue f(cx_, JS::ObjectValue(**frame_fn_));
+    JS::RootedValue rval(cx_);
+    ok = JS::Call(cx_, JS::UndefinedHandleValue, f, JS::HandleValueArray::empty(), &rval);
+  }
+  std::tie(frame_call_, frame_arg_) = saved;
+  return ok;
 }
 
 void script_host::destroy_context() noexcept {
   if (cx_ == nullptr) return;
   lib_internal_.reset();
   lib_modules_.reset();
+  frame_fn_.reset();
   global_.reset();
   if (entered_) JS::LeaveRealm(cx_, nullptr);
   entered_ = false;

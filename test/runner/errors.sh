@@ -24,6 +24,44 @@ for mode in node10 node11 node; do
 done
 expect_in "$tmp/err" "uncaught (node)" "Node.js v20"
 
+# Node 12+ shows the async functions awaiting the one that threw; the
+# script says `async`, so node mode captures async stacks.
+cat > "$tmp/async.js" <<'JS'
+async function inner() { await null; throw new Error('deep'); }
+async function outer() { await inner(); }
+outer();
+JS
+run_js node "$tmp/async.js"
+expect_status "async stack (node)" 1
+expect_in "$tmp/err" "async stack (node)" "    at inner ($tmp/async.js:1:"
+expect_in "$tmp/err" "async stack (node)" "    at async outer ($tmp/async.js:2:"
+run_js node11 "$tmp/async.js"
+expect_not_in "$tmp/err" "async stack (node11)" "at async outer"
+
+# The loop runs under a script frame of the runner's own (script_host::
+# under_frame); no stack the script sees shows it, in any mode.
+cat > "$tmp/stacks.js" <<'JS'
+function where(what) {
+  const lines = new Error(what).stack.split('\n').filter((l) => l !== '');
+  console.log(what + ': ' + lines.length + ' ' + lines[0].split('@')[0]);
+}
+where('main');
+setTimeout(function inTimer() { where('timer'); }, 1);
+setImmediate(function inImmediate() { where('immediate'); });
+process.nextTick(function inTick() { where('tick'); });
+setTimeout(function last() { throw new Error('end'); }, 5);
+JS
+for mode in node10 node11 node browser; do
+  run_js "$mode" "$tmp/stacks.js"
+  expect_not_in "$tmp/out" "stacks ($mode)" "phaseloop:frame"
+  expect_not_in "$tmp/err" "stacks ($mode)" "phaseloop:frame"
+  if [ "$mode" != browser ]; then
+    expect_in "$tmp/out" "stacks ($mode)" "timer: 2 where"
+    expect_in "$tmp/out" "stacks ($mode)" "immediate: 2 where"
+    expect_in "$tmp/err" "stacks ($mode)" "    at last ($tmp/stacks.js:9:"
+  fi
+done
+
 cat > "$tmp/syntax.js" <<'JS'
 console.log('never');
 let x = ;
