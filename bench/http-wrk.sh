@@ -16,8 +16,11 @@
 # phaseloop served more requests per second.  A run with socket errors or
 # non-2xx answers fails.
 #
-# wrk gets one thread and the server one loop thread: on a 2-core machine
-# each has a core.  One wrk thread often cannot keep the server busy, and
+# wrk gets one thread (-t) and the server one loop thread: on a 2-core
+# machine each has a core. With -l 1,2 each measurement is made with the
+# server on one loop and on two (--loops 2: two loops on two threads, each
+# accepting from its own SO_REUSEPORT socket); on a 2-core machine the two
+# loops then share the cores with wrk.  One wrk thread often cannot keep the server busy, and
 # then requests/s measures wrk as much as the server; so the server's CPU
 # time (user + system, from /proc) per request is reported as well, with
 # its ratio libuv/phaseloop (above 1: phaseloop spends less per request).
@@ -31,6 +34,9 @@ usage: bench/http-wrk.sh BUILDDIR [options]
   -r, --repeat N       rounds (default 3)
   -c, --connections L  comma-separated connection counts (default 50,200)
   -d, --duration S     seconds per wrk run (default 5)
+  -l, --loops L        comma-separated loop counts for the server's --loops
+                       (default 1)
+  -t, --threads N      wrk's threads (default 1)
       --best           report the best round (highest requests/s, lowest
                        CPU per request) instead of the median
       --markdown       print the table as markdown
@@ -49,6 +55,8 @@ shift
 
 repeat=3
 conns=50,200
+loops=1
+wrk_threads=1
 duration=5
 markdown=0
 pick=median
@@ -62,6 +70,10 @@ while [ $# -gt 0 ]; do
     -c|--connections) need_arg "$1" $#; conns=$2; shift 2 ;;
     --connections=*) conns=${1#*=}; shift ;;
     -d|--duration) need_arg "$1" $#; duration=$2; shift 2 ;;
+    -l|--loops) need_arg "$1" $#; loops=$2; shift 2 ;;
+    --loops=*) loops=${1#*=}; shift ;;
+    -t|--threads) need_arg "$1" $#; wrk_threads=$2; shift 2 ;;
+    --threads=*) wrk_threads=${1#*=}; shift ;;
     --duration=*) duration=${1#*=}; shift ;;
     --markdown) markdown=1; shift ;;
     --best) pick=best; shift ;;
@@ -74,6 +86,12 @@ done
 positive() { case "$1" in ''|*[!0-9]*|0) return 1 ;; esac; }
 positive "$repeat" || { echo "http-wrk.sh: --repeat needs a positive integer" >&2; exit 2; }
 positive "$duration" || { echo "http-wrk.sh: --duration needs a positive integer" >&2; exit 2; }
+positive "$wrk_threads" || { echo "http-wrk.sh: --threads needs a positive integer" >&2; exit 2; }
+IFS=, read -r -a loop_list <<<"$loops"
+[ ${#loop_list[@]} -gt 0 ] || { echo "http-wrk.sh: no loop counts" >&2; exit 2; }
+for l in "${loop_list[@]}"; do
+  positive "$l" || { echo "http-wrk.sh: bad loop count '$l'" >&2; exit 2; }
+done
 IFS=, read -r -a conn_list <<<"$conns"
 [ ${#conn_list[@]} -gt 0 ] || { echo "http-wrk.sh: no connection counts" >&2; exit 2; }
 for c in "${conn_list[@]}"; do
@@ -103,14 +121,14 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-results=$logdir/results   # lines: <impl> <connections> <requests/s> <CPU us/request>
+results=$logdir/results   # lines: <impl> <connections>:<loops> <requests/s> <CPU us/request>
 : >"$results"
 
-# Starts the server and sets server_pid and port; fails unless it says it
-# is listening within 5 seconds.
-start_server() { # impl
+# Starts the server on $2 loops and sets server_pid and port; fails unless
+# it says it is listening within 5 seconds.
+start_server() { # impl loops
   local log=$logdir/server.log tries=50 line
-  "${server[$1]}" --port 0 >"$log" 2>&1 &
+  "${server[$1]}" --port 0 --loops "$2" >"$log" 2>&1 &
   server_pid=$!
   port=
   while [ $tries -gt 0 ] && kill -0 "$server_pid" 2>/dev/null; do
@@ -177,12 +195,14 @@ cpu_ticks() { # pid
   sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 }'
 }
 
-run_one() { # impl connections round
-  local impl=$1 c=$2 round=$3 out=$logdir/wrk.out rps reqs cpu0 cpu1 us
-  start_server "$impl" || return 1
+# The CPU time of every thread counts: with --loops the process's stat
+# has them all.
+run_one() { # impl connections loops round
+  local impl=$1 c=$2 l=$3 round=$4 out=$logdir/wrk.out rps reqs cpu0 cpu1 us
+  start_server "$impl" "$l" || return 1
   check_hello "$impl" || return 1
   cpu0=$(cpu_ticks "$server_pid")
-  if ! wrk -t1 -c"$c" -d"${duration}s" "http://127.0.0.1:$port/" >"$out" 2>&1; then
+  if ! wrk -t"$wrk_threads" -c"$c" -d"${duration}s" "http://127.0.0.1:$port/" >"$out" 2>&1; then
     echo "http-wrk.sh: wrk failed against the $impl server" >&2
     sed 's/^/  | /' "$out" >&2
     return 1
@@ -205,26 +225,28 @@ run_one() { # impl connections round
   # not count the time the server spent waiting for wrk or for a core.
   us=$(awk -v t0="${cpu0:-0}" -v t1="${cpu1:-0}" -v hz="$clk_tck" -v n="$reqs" \
          'BEGIN { printf "%.3f", (t1 - t0) * 1e6 / hz / n }')
-  echo "$impl $c $rps $us" >>"$results"
-  echo "  [$round/$repeat] $impl -c$c: $rps requests/s, $us CPU us/request" >&2
+  echo "$impl $c:$l $rps $us" >>"$results"
+  echo "  [$round/$repeat] $impl -c$c, $l loop(s): $rps requests/s, $us CPU us/request" >&2
 }
 
 clk_tck=$(getconf CLK_TCK 2>/dev/null || echo 100)
 uv_version=$(pkg-config --modversion libuv 2>/dev/null || echo '?')
 wrk_version=$(wrk -v 2>&1 | awk 'NR == 1 { print $2 }')
 start=$(date +%s)
-echo "http-wrk: $repeat round(s), wrk $wrk_version -t1 -d${duration}s," \
-     "connections $conns, libuv $uv_version" >&2
+echo "http-wrk: $repeat round(s), wrk $wrk_version -t$wrk_threads -d${duration}s," \
+     "connections $conns, server loops $loops, libuv $uv_version" >&2
 for round in $(seq 1 "$repeat"); do
   for c in "${conn_list[@]}"; do
-    for impl in "${impls[@]}"; do
-      run_one "$impl" "$c" "$round" || exit 1
+    for l in "${loop_list[@]}"; do
+      for impl in "${impls[@]}"; do
+        run_one "$impl" "$c" "$l" "$round" || exit 1
+      done
     done
   done
 done
 elapsed=$(( $(date +%s) - start ))
 
-awk -v md="$markdown" -v rounds="$repeat" -v secs="$elapsed" \
+awk -v md="$markdown" -v rounds="$repeat" -v secs="$elapsed" -v wt="$wrk_threads" \
     -v uvver="$uv_version" -v dur="$duration" -v pick="$pick" '
 # The median of a series, or with --best its best value: the highest rate
 # (high = 1) or the lowest cost (high = 0).
@@ -251,22 +273,24 @@ function ratio(a, b) { return b > 0 ? sprintf("%.2f", a / b) : "-" }
 }
 END {
   if (md) {
-    printf "| wrk -t1 -d%ss | libuv %s req/s | phaseloop req/s | ratio | libuv CPU us/req | phaseloop CPU us/req | CPU ratio |\n", dur, uvver
+    printf "| wrk -t%s -d%ss | libuv %s req/s | phaseloop req/s | ratio | libuv CPU us/req | phaseloop CPU us/req | CPU ratio |\n", wt, dur, uvver
     printf "|---|---:|---:|---:|---:|---:|---:|\n"
   } else {
-    printf "%-8s  %12s  %12s  %6s  %11s  %11s  %6s\n", "wrk", "libuv req/s", "phaseloop", "ratio",
+    printf "%-16s  %12s  %12s  %6s  %11s  %11s  %6s\n", "wrk", "libuv req/s", "phaseloop", "ratio",
            "libuv us/rq", "phaseloop", "ratio"
-    printf "%-8s  %12s  %12s  %6s  %11s  %11s  %6s\n", "--------", "------------", "------------",
+    printf "%-16s  %12s  %12s  %6s  %11s  %11s  %6s\n", "----------------", "------------", "------------",
            "------", "-----------", "-----------", "------"
   }
   for (i = 1; i <= nc; i++) {
     c = order[i]
+    split(c, cl, ":")
+    label = "-c" cl[1] ", " cl[2] (cl[2] == 1 ? " loop" : " loops")
     u = reduce("libuv" SUBSEP c, 1); p = reduce("phaseloop" SUBSEP c, 1)
     cu = reduce("cpu" SUBSEP "libuv" SUBSEP c, 0); cp = reduce("cpu" SUBSEP "phaseloop" SUBSEP c, 0)
     if (md)
-      printf "| -c%s | %.0f | %.0f | %s | %.2f | %.2f | %s |\n", c, u, p, ratio(p, u), cu, cp, ratio(cu, cp)
+      printf "| %s | %.0f | %.0f | %s | %.2f | %.2f | %s |\n", label, u, p, ratio(p, u), cu, cp, ratio(cu, cp)
     else
-      printf "%-8s  %12.0f  %12.0f  %6s  %11.2f  %11.2f  %6s\n", "-c" c, u, p, ratio(p, u), cu, cp, ratio(cu, cp)
+      printf "%-16s  %12.0f  %12.0f  %6s  %11.2f  %11.2f  %6s\n", label, u, p, ratio(p, u), cu, cp, ratio(cu, cp)
   }
   if (md) printf "\n"
   printf "%s of %d round(s), %ds wall; ratio = phaseloop/libuv requests/s," \

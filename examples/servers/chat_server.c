@@ -66,7 +66,6 @@ typedef struct {
   size_t cost;
 } write_t;
 
-static uv_loop_t loop;
 static server_t srv; /* see server_main.h */
 static client_t* room_first;
 static client_t* room_last;
@@ -268,7 +267,7 @@ static void on_connection(uv_stream_t* server, int status) {
     abort();
   }
   memset(c, 0, offsetof(client_t, line));
-  uv_tcp_init(&loop, &c->tcp);
+  uv_tcp_init(server->loop, &c->tcp);
   c->tcp.data = c;
   if (uv_accept(server, (uv_stream_t*)&c->tcp) != 0) {
     drop(c);
@@ -305,6 +304,5 @@ int main(int argc, char** argv) {
   srv.on_connection = on_connection;
   srv.close_conn = stop_client;
   if (server_parse_args(&srv, argc, argv) != 0) return 2;
-  if (uv_loop_init(&loop) != 0) return 1;
-  return server_run(&srv, &loop);
+  return server_run(&srv);
 }

@@ -3,7 +3,7 @@
  * Written against libuv's public API only, so the same source builds
  * against Debian's libuv and against phaseloop (see README.md).
  *
- *   echo_server [--port N] [--host ADDR]
+ *   echo_server [--port N] [--host ADDR] [--loops N]
  *
  * Prints "listening on ADDR:PORT" once it accepts connections, and exits
  * with status 0 after closing everything on SIGINT or SIGTERM.
@@ -47,9 +47,9 @@ typedef struct {
   char data[];
 } write_t;
 
-static uv_loop_t loop;
 static server_t srv; /* see server_main.h */
-static unsigned long long accepted, accept_errors;
+/* Per loop (--loops): each counts on its own thread. */
+static unsigned long long accepted[SERVER_MAX_LOOPS], accept_errors[SERVER_MAX_LOOPS];
 
 static void on_close(uv_handle_t* h) {
   free(h->data);
@@ -132,7 +132,7 @@ static void on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf) {
 
 static void on_connection(uv_stream_t* server, int status) {
   if (status < 0) {
-    accept_errors++;
+    accept_errors[server_loop_index(&srv, server->loop)]++;
     return;
   }
   conn_t* c = malloc(sizeof *c);
@@ -141,13 +141,13 @@ static void on_connection(uv_stream_t* server, int status) {
     abort();
   }
   c->paused = 0;
-  uv_tcp_init(&loop, &c->tcp);
+  uv_tcp_init(server->loop, &c->tcp);
   c->tcp.data = c;
   if (uv_accept(server, (uv_stream_t*)&c->tcp) != 0) {
     close_conn(c);
     return;
   }
-  accepted++;
+  accepted[server_loop_index(&srv, server->loop)]++;
   uv_tcp_nodelay(&c->tcp, 1);
   if (uv_read_start((uv_stream_t*)&c->tcp, on_alloc, on_read) != 0) close_conn(c);
 }
@@ -162,9 +162,20 @@ int main(int argc, char** argv) {
   srv.name = "echo_server";
   srv.on_connection = on_connection;
   srv.close_conn = stop_conn;
+  srv.multi_loop = 1;
   if (server_parse_args(&srv, argc, argv) != 0) return 2;
-  if (uv_loop_init(&loop) != 0) return 1;
-  int status = server_run(&srv, &loop);
-  fprintf(stderr, "echo_server: %llu connections, %llu accept errors\n", accepted, accept_errors);
+  int status = server_run(&srv);
+  unsigned long long total = 0, errors = 0;
+  for (int i = 0; i < srv.loops; i++) {
+    total += accepted[i];
+    errors += accept_errors[i];
+  }
+  fprintf(stderr, "echo_server: %llu connections, %llu accept errors", total, errors);
+  if (srv.loops > 1) {
+    fprintf(stderr, " (connections per loop:");
+    for (int i = 0; i < srv.loops; i++) fprintf(stderr, " %llu", accepted[i]);
+    fprintf(stderr, ")");
+  }
+  fprintf(stderr, "\n");
   return status;
 }

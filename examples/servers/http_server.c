@@ -3,7 +3,7 @@
  * Written against libuv's public API only, so the same source builds
  * against Debian's libuv and against phaseloop (see README.md).
  *
- *   http_server [--port N] [--host ADDR] [--root DIR]
+ *   http_server [--port N] [--host ADDR] [--loops N] [--root DIR]
  *
  * Routes:
  *   GET /            200 "hello\n"
@@ -97,7 +97,6 @@ typedef struct {
   int expect_continue;
 } request_t;
 
-static uv_loop_t loop;
 static server_t srv; /* see server_main.h */
 static const char* root; /* --root DIR, or NULL */
 
@@ -117,7 +116,7 @@ static void release(conn_t* c) {
 static void end_file(conn_t* c) {
   if (c->file >= 0) {
     uv_fs_t req;
-    uv_fs_close(&loop, &req, c->file, NULL); /* synchronous: no callback */
+    uv_fs_close(c->tcp.loop, &req, c->file, NULL); /* synchronous: no callback */
     uv_fs_req_cleanup(&req);
     c->file = -1;
   }
@@ -329,7 +328,7 @@ static void file_next(conn_t* c) {
   if (uv_stream_get_write_queue_size((uv_stream_t*)&c->tcp) > HIGH_WATER) return;
   size_t n = c->file_left < FILE_CHUNK ? (size_t)c->file_left : FILE_CHUNK;
   uv_buf_t b = uv_buf_init(c->file_buf, (unsigned)n);
-  if (uv_fs_read(&loop, &c->fs, c->file, &b, 1, c->file_off, on_file_read) != 0) {
+  if (uv_fs_read(c->tcp.loop, &c->fs, c->file, &b, 1, c->file_off, on_file_read) != 0) {
     end_file(c);
     close_conn(c);
     return;
@@ -367,7 +366,7 @@ static void on_file_open(uv_fs_t* req) {
   if (!fs_done(c)) return;
   if (r < 0) {
     file_failed(c, r == UV_ENOENT || r == UV_ENOTDIR || r == UV_ENAMETOOLONG ? 404 : 500);
-  } else if (uv_fs_fstat(&loop, &c->fs, c->file, on_file_stat) != 0) {
+  } else if (uv_fs_fstat(c->tcp.loop, &c->fs, c->file, on_file_stat) != 0) {
     file_failed(c, 500);
   } else {
     c->refs++;
@@ -388,7 +387,7 @@ static void send_file(conn_t* c, const char* name, size_t len) {
   }
   snprintf(path, sizeof path, "%s/%.*s", root, (int)len, name);
   flush(c);
-  if (uv_fs_open(&loop, &c->fs, path, O_RDONLY | O_CLOEXEC, 0, on_file_open) != 0) {
+  if (uv_fs_open(c->tcp.loop, &c->fs, path, O_RDONLY | O_CLOEXEC, 0, on_file_open) != 0) {
     respond(c, 500, "", "cannot read\n");
     request_done(c);
     return;
@@ -643,7 +642,7 @@ static void on_connection(uv_stream_t* server, int status) {
   c->fs.data = c;
   c->refs = 1;
   c->state = S_HEAD;
-  uv_tcp_init(&loop, &c->tcp);
+  uv_tcp_init(server->loop, &c->tcp);
   c->tcp.data = c;
   if (uv_accept(server, (uv_stream_t*)&c->tcp) != 0) {
     close_conn(c);
@@ -667,8 +666,8 @@ int main(int argc, char** argv) {
   srv.extra_arg = "DIR";
   srv.on_connection = on_connection;
   srv.close_conn = stop_conn;
+  srv.multi_loop = 1;
   if (server_parse_args(&srv, argc, argv) != 0) return 2;
   root = srv.extra_value;
-  if (uv_loop_init(&loop) != 0) return 1;
-  return server_run(&srv, &loop);
+  return server_run(&srv);
 }

@@ -5,26 +5,35 @@
  * and lives here, in plain C on libuv's public API only:
  *
  *  - the command line: --port N (default 0: the kernel picks a port),
- *    --host ADDR (default 127.0.0.1, IPv4 or IPv6) and at most one option
- *    of the server's own that takes an argument (http_server's --root);
- *  - the listening socket: bind, listen, and the line
+ *    --host ADDR (default 127.0.0.1, IPv4 or IPv6), --loops N for the
+ *    servers that allow it, and at most one option of the server's own
+ *    that takes an argument (http_server's --root);
+ *  - the listening sockets: bind, listen, and the line
  *    "listening on ADDR:PORT" on stdout once connections are accepted;
- *  - a clean stop: SIGINT or SIGTERM closes every handle, so the loop
- *    runs out, uv_loop_close() succeeds and the process exits 0 with
- *    nothing leaked;
+ *  - one loop per thread with --loops N (N > 1): every loop has its own
+ *    listening socket on the same address, each with SO_REUSEPORT, so the
+ *    kernel spreads the incoming connections over the loops and a
+ *    connection lives on the loop that accepted it;
+ *  - a clean stop: SIGINT or SIGTERM closes every handle of every loop,
+ *    so the loops run out, uv_loop_close() succeeds and the process exits
+ *    0 with nothing leaked;
  *  - SIGPIPE ignored: libuv leaves it to the program, and a write to a
  *    peer that reset the connection must fail with EPIPE, not kill us.
  *
  * A server fills in a server_t and calls, from main():
  *
  *   server_parse_args(&server, argc, argv)   -> 2 on bad usage
- *   uv_loop_init(&loop)
- *   server_run(&server, &loop)               -> the exit status
+ *   server_run(&server)                      -> the exit status
+ *
+ * Its callbacks then find their loop through their handles (h->loop):
+ * with --loops they run on several threads at once, so what they share
+ * must be read-only or atomic.
  *
  * The one convention: a connection's handle carries the connection in its
- * data field, while every other handle of the loop (the listener, the
- * signal watchers) has data NULL. That is how the stop tells connections,
- * which the server closes its own way (close_conn), from the rest.
+ * data field, while every other handle of a loop (the listener, the
+ * signal watchers, the stop request) has data NULL. That is how the stop
+ * tells connections, which the server closes its own way (close_conn),
+ * from the rest.
  *
  * Everything is static: the header is included by one .c file each.
  */
@@ -32,23 +41,37 @@
 #ifndef SERVER_MAIN_H
 #define SERVER_MAIN_H
 
+#include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uv.h>
+
+#define SERVER_MAX_LOOPS 64
+
+/* One loop and its thread (the first loop runs on the main thread). */
+typedef struct {
+  uv_loop_t loop;
+  uv_tcp_t listener;
+  uv_async_t stop; /* loops after the first: the first asks them to stop */
+  uv_thread_t thread;
+} server_loop_t;
 
 typedef struct {
   /* Filled in by the server before server_parse_args(). */
   const char* name;               /* prefix of error messages */
   const char* extra;              /* its own option, e.g. "--root", or NULL */
   const char* extra_arg;          /* that option's argument in usage: "DIR" */
+  int multi_loop;                 /* the server takes --loops N */
   uv_connection_cb on_connection; /* a connection waits to be accepted */
   void (*close_conn)(void* conn); /* close a connection, given handle->data */
 
   /* Filled in by server_parse_args(). */
   const char* host;
   int port;
+  int loops;               /* --loops N (default 1) */
   const char* extra_value; /* the extra option's argument, or NULL */
 
   /* Set once SIGINT or SIGTERM asked the server to stop, before any
@@ -56,13 +79,14 @@ typedef struct {
   int stopping;
 
   /* Owned by server_run(); their data fields stay NULL. */
-  uv_tcp_t listener;
+  server_loop_t* each; /* `loops` of them */
   uv_signal_t sigint_watcher;
   uv_signal_t sigterm_watcher;
 } server_t;
 
 static int server_usage(const server_t* s, const char* prog) {
   fprintf(stderr, "usage: %s [--port N] [--host ADDR]", prog);
+  if (s->multi_loop) fprintf(stderr, " [--loops N]");
   if (s->extra != NULL) fprintf(stderr, " [%s %s]", s->extra, s->extra_arg);
   fputc('\n', stderr);
   return 2;
@@ -73,6 +97,7 @@ static int server_usage(const server_t* s, const char* prog) {
 static int server_parse_args(server_t* s, int argc, char** argv) {
   s->host = "127.0.0.1";
   s->port = 0;
+  s->loops = 1;
   s->extra_value = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
@@ -82,6 +107,14 @@ static int server_parse_args(server_t* s, int argc, char** argv) {
       s->port = (int)v;
     } else if (strcmp(argv[i], "--host") == 0 && i + 1 < argc) {
       s->host = argv[++i];
+    } else if (s->multi_loop && strcmp(argv[i], "--loops") == 0 && i + 1 < argc) {
+      char* end;
+      long v = strtol(argv[++i], &end, 10);
+      if (*end != '\0' || v < 1 || v > SERVER_MAX_LOOPS) {
+        fprintf(stderr, "%s: --loops takes 1 to %d, not %s\n", s->name, SERVER_MAX_LOOPS, argv[i]);
+        return 2;
+      }
+      s->loops = (int)v;
     } else if (s->extra != NULL && strcmp(argv[i], s->extra) == 0 && i + 1 < argc) {
       s->extra_value = argv[++i];
     } else {
@@ -91,37 +124,49 @@ static int server_parse_args(server_t* s, int argc, char** argv) {
   return 0;
 }
 
-/* Binds s->listener to s->host:s->port, listens, and prints the address
- * actually bound (the port the kernel picked, when it was 0). */
-static int server_listen(server_t* s, uv_loop_t* loop) {
+/* Binds loop l's listener to s->host:port and listens; *bound gets the
+ * port actually bound (the kernel's pick when port is 0). With reuseport
+ * the socket is made first and given SO_REUSEPORT, so that every loop can
+ * bind the same address. */
+static int server_listen(server_t* s, server_loop_t* l, int port, int reuseport, int* bound) {
   struct sockaddr_storage ss;
-  char name[64];
   int len = sizeof ss;
   int r;
-  s->listener.data = NULL; /* not a connection (uv_tcp_init keeps data) */
-  if (uv_ip4_addr(s->host, s->port, (struct sockaddr_in*)&ss) != 0 &&
-      uv_ip6_addr(s->host, s->port, (struct sockaddr_in6*)&ss) != 0) {
+  l->listener.data = NULL; /* not a connection (uv_tcp_init keeps data) */
+  if (uv_ip4_addr(s->host, port, (struct sockaddr_in*)&ss) != 0 &&
+      uv_ip6_addr(s->host, port, (struct sockaddr_in6*)&ss) != 0) {
     fprintf(stderr, "%s: bad address %s\n", s->name, s->host);
     return UV_EINVAL;
   }
-  if ((r = uv_tcp_init(loop, &s->listener)) != 0 ||
-      (r = uv_tcp_bind(&s->listener, (struct sockaddr*)&ss, 0)) != 0 ||
-      (r = uv_listen((uv_stream_t*)&s->listener, SOMAXCONN, s->on_connection)) != 0 ||
-      (r = uv_tcp_getsockname(&s->listener, (struct sockaddr*)&ss, &len)) != 0) {
-    fprintf(stderr, "%s: %s:%d: %s\n", s->name, s->host, s->port, uv_strerror(r));
-    return r;
+  if (reuseport) {
+    uv_os_fd_t fd;
+    int on = 1;
+    if ((r = uv_tcp_init_ex(&l->loop, &l->listener, ss.ss_family)) != 0) goto failed;
+    if ((r = uv_fileno((uv_handle_t*)&l->listener, &fd)) != 0) goto failed;
+    if (setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) != 0) {
+      r = uv_translate_sys_error(errno);
+      goto failed;
+    }
+  } else if ((r = uv_tcp_init(&l->loop, &l->listener)) != 0) {
+    goto failed;
   }
-  if (ss.ss_family == AF_INET6) {
-    struct sockaddr_in6* a = (struct sockaddr_in6*)&ss;
-    uv_ip6_name(a, name, sizeof name);
-    printf("listening on [%s]:%d\n", name, ntohs(a->sin6_port));
-  } else {
-    struct sockaddr_in* a = (struct sockaddr_in*)&ss;
-    uv_ip4_name(a, name, sizeof name);
-    printf("listening on %s:%d\n", name, ntohs(a->sin_port));
+  if ((r = uv_tcp_bind(&l->listener, (struct sockaddr*)&ss, 0)) != 0 ||
+      (r = uv_listen((uv_stream_t*)&l->listener, SOMAXCONN, s->on_connection)) != 0 ||
+      (r = uv_tcp_getsockname(&l->listener, (struct sockaddr*)&ss, &len)) != 0) {
+    goto failed;
   }
-  fflush(stdout); /* the tests wait for this line through a pipe */
+  *bound = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6*)&ss)->sin6_port
+                                          : ((struct sockaddr_in*)&ss)->sin_port);
   return 0;
+failed:
+  fprintf(stderr, "%s: %s:%d: %s\n", s->name, s->host, port, uv_strerror(r));
+  return r;
+}
+
+/* Which of the server's loops `loop` is: 0 for the first. */
+static inline int server_loop_index(const server_t* s, const uv_loop_t* loop) {
+  const server_loop_t* l = (const server_loop_t*)((const char*)loop - offsetof(server_loop_t, loop));
+  return (int)(l - s->each);
 }
 
 /* uv_walk() callback: connections (data set) are closed by the server,
@@ -133,37 +178,90 @@ static void server_close_handle(uv_handle_t* h, void* arg) {
   else if (!uv_is_closing(h)) uv_close(h, NULL);
 }
 
-/* SIGINT or SIGTERM: with every handle closed, uv_run() returns. */
+/* A loop after the first was asked to stop: it closes its handles. */
+static void server_on_stop(uv_async_t* a) {
+  uv_walk(a->loop, server_close_handle, a->loop->data);
+}
+
+/* SIGINT or SIGTERM, on the first loop: with every handle of every loop
+ * closed, each uv_run() returns. */
 static void server_on_signal(uv_signal_t* w, int signum) {
   server_t* s = w->loop->data;
   (void)signum;
   s->stopping = 1;
+  for (int i = 1; i < s->loops; i++) uv_async_send(&s->each[i].stop);
   uv_walk(w->loop, server_close_handle, s);
 }
 
-/* Listens and runs the loop (initialised by the caller) until a signal
- * stops the server, then closes the loop. Returns the exit status: 0, or 1
- * when listening failed or the loop did not close cleanly. */
-static int server_run(server_t* s, uv_loop_t* loop) {
+static void server_thread(void* arg) {
+  server_loop_t* l = arg;
+  uv_run(&l->loop, UV_RUN_DEFAULT);
+}
+
+/* Makes the loops, listens on each, runs the first loop on this thread
+ * and the others on threads of their own until a signal stops the
+ * server, then closes every loop. Returns the exit status: 0, or 1 when
+ * setting up failed or a loop did not close cleanly. */
+static int server_run(server_t* s) {
+  int status = 0, inited = 0, threads = 0, port = s->port;
   signal(SIGPIPE, SIG_IGN);
-  loop->data = s; /* for server_on_signal */
-  int status = server_listen(s, loop) == 0 ? 0 : 1;
+  s->each = calloc((size_t)s->loops, sizeof *s->each);
+  if (s->each == NULL) {
+    fprintf(stderr, "%s: out of memory\n", s->name);
+    return 1;
+  }
+  for (; inited < s->loops && status == 0; inited++) {
+    server_loop_t* l = &s->each[inited];
+    if (uv_loop_init(&l->loop) != 0) {
+      fprintf(stderr, "%s: uv_loop_init failed\n", s->name);
+      status = 1;
+      break;
+    }
+    l->loop.data = s; /* for server_on_signal and server_on_stop */
+    if (server_listen(s, l, port, s->loops > 1, &port) != 0) status = 1;
+    l->stop.data = NULL;
+    if (inited > 0 && uv_async_init(&l->loop, &l->stop, server_on_stop) != 0) status = 1;
+  }
   if (status == 0) {
     s->sigint_watcher.data = NULL;
     s->sigterm_watcher.data = NULL;
-    uv_signal_init(loop, &s->sigint_watcher);
-    uv_signal_init(loop, &s->sigterm_watcher);
+    uv_signal_init(&s->each[0].loop, &s->sigint_watcher);
+    uv_signal_init(&s->each[0].loop, &s->sigterm_watcher);
     uv_signal_start(&s->sigint_watcher, server_on_signal, SIGINT);
     uv_signal_start(&s->sigterm_watcher, server_on_signal, SIGTERM);
+    for (threads = 1; threads < s->loops; threads++) {
+      if (uv_thread_create(&s->each[threads].thread, server_thread, &s->each[threads]) != 0) {
+        fprintf(stderr, "%s: cannot start loop %d's thread\n", s->name, threads);
+        status = 1;
+        break;
+      }
+    }
+  }
+  if (status == 0) {
+    if (strchr(s->host, ':') != NULL) printf("listening on [%s]:%d\n", s->host, port);
+    else printf("listening on %s:%d\n", s->host, port);
+    fflush(stdout); /* the tests wait for this line through a pipe */
   } else {
-    /* The listener may be open already; close it so the loop can close. */
-    uv_walk(loop, server_close_handle, s);
+    /* Close what is open, so that every loop can close; a thread already
+     * started stops as on a signal. */
+    s->stopping = 1;
+    for (int i = 1; i < threads; i++) uv_async_send(&s->each[i].stop);
+    for (int i = threads > 0 ? threads : 1; i < inited; i++) {
+      uv_walk(&s->each[i].loop, server_close_handle, s);
+      uv_run(&s->each[i].loop, UV_RUN_DEFAULT);
+    }
+    if (inited > 0) uv_walk(&s->each[0].loop, server_close_handle, s);
   }
-  uv_run(loop, UV_RUN_DEFAULT);
-  if (uv_loop_close(loop) != 0) {
-    fprintf(stderr, "%s: loop not closed cleanly\n", s->name);
-    status = 1;
+  if (inited > 0) uv_run(&s->each[0].loop, UV_RUN_DEFAULT);
+  for (int i = 1; i < threads; i++) uv_thread_join(&s->each[i].thread);
+  for (int i = 0; i < inited; i++) {
+    if (uv_loop_close(&s->each[i].loop) != 0) {
+      fprintf(stderr, "%s: loop %d not closed cleanly\n", s->name, i);
+      status = 1;
+    }
   }
+  free(s->each);
+  s->each = NULL;
   return status;
 }
 

@@ -1,0 +1,273 @@
+#!/usr/bin/env bash
+# libuv's own benchmark programs (test/benchmark-*.c of libuv 1.44.2, from
+# Debian 12's libuv1 source package, fetched and checked by
+# test/clients/libuv/fetch at bench time, never kept in this repository),
+# built and run four ways, interleaved round by round:
+#
+#   1.44    against Debian's libuv 1.44.2 (libuv1-dev: /usr/include, -luv)
+#   1.53    against libuv 1.53.0 (Debian sid's libuv1-dev, the newest
+#           release; tools/install-libuv-refs puts it in .oracle/libuv-1.53)
+#   dropin  the 1.44 binary on phaseloop's drop-in libuv.so.1
+#           (LD_LIBRARY_PATH=BUILD/dropin/.libs; checked with ldd)
+#   compat  built against phaseloop's uv.h (include/phaseloop/uv) and
+#           linked with BUILD/.libs/libphaseloop.so
+#
+# Every benchmark's output line is turned into one rate (higher is better;
+# e.g. "loop_count: 2000000 ticks in 0.11s (18181818/s)" gives 18181818);
+# the table shows the median of the rounds for each and the ratios
+# phaseloop / libuv (> 1: phaseloop ahead).
+#
+# usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--list] [NAME...]
+#   BUILD       a phaseloop build tree (configured with --with-reference-libuv
+#               or not; the drop-in and libphaseloop.so must be built)
+#   -r N        rounds (default 3)
+#   --markdown  a markdown table (docs/benchmarks.md)
+#   --list      the default benchmarks, then exit
+#   NAME...     benchmarks to run (default: the list below; any name from
+#               libuv's test/benchmark-list.h works if its output parses)
+# Environment: CC (default cc), BENCH_TIMEOUT (seconds per run, default
+# 120), LIBUV_153 (default .oracle/libuv-1.53; absent: that column is left
+# out with a note).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+usage="usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--list] [NAME...]"
+default_names="loop_count loop_count_timed million_timers async1 async2 async4 async8
+  async_pummel_1 async_pummel_2 async_pummel_4 async_pummel_8 queue_work million_async
+  thread_create getaddrinfo fs_stat spawn ping_pongs ping_udp1 tcp_write_batch
+  tcp_pump1_client pipe_pump1_client tcp4_pound_100 pipe_pound_100 tcp_multi_accept2
+  udp_pummel_1v1"
+
+rounds=3
+markdown=0
+build=""
+names=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -r) rounds=${2:?-r needs a number}; shift 2 ;;
+    --markdown) markdown=1; shift ;;
+    --list) echo $default_names; exit 0 ;;
+    -h | --help) echo "$usage"; exit 0 ;;
+    -*) echo "libuv-suite.sh: unknown option $1" >&2; echo "$usage" >&2; exit 2 ;;
+    *) if [ -z "$build" ]; then build=$1; else names="$names $1"; fi; shift ;;
+  esac
+done
+[ -n "$build" ] || { echo "$usage" >&2; exit 2; }
+case $rounds in '' | *[!0-9]* | 0) echo "libuv-suite.sh: -r needs a positive number, not '$rounds'" >&2; exit 2 ;; esac
+build=$(cd "$build" && pwd)
+names=${names:-$default_names}
+timeout_s=${BENCH_TIMEOUT:-120}
+cc=${CC:-cc}
+
+say() { echo "libuv-suite: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+[ -f "$build/.libs/libphaseloop.so" ] || die "no $build/.libs/libphaseloop.so: build phaseloop first (make -C $build)"
+[ -f "$build/dropin/.libs/libuv.so.1" ] || die "no $build/dropin/.libs/libuv.so.1: build the drop-in first (make -C $build)"
+
+# --- the sources ---------------------------------------------------------------
+src=$(PHASELOOP_BUILD=$build "$top/test/clients/libuv/fetch") || die "could not fetch libuv 1.44.2's source"
+sources=$(awk '
+  /add_executable\(/ { inexe = 0 }
+  /uv_run_benchmarks_a$/ { inexe = 1; next }
+  inexe {
+    for (i = 1; i <= NF; i++) if ($i ~ /^test\/.*\.c\)?$/) { t = $i; sub(/\)$/, "", t); print t }
+    if ($0 ~ /\)/) inexe = 0
+  }' "$src/CMakeLists.txt")
+case $sources in
+  *test/benchmark-async.c*test/run-benchmarks.c*) ;;
+  *) die "could not read the benchmark runner's sources from $src/CMakeLists.txt" ;;
+esac
+sources="$sources test/runner-unix.c"
+
+# A copy of test/ to build from, with one change: the thread ping-pong
+# benchmarks (async1-8, async_pummel_1-8) make ASYNC_PINGS round trips
+# (default 100,000) instead of 1,000,000. A round trip is two thread
+# wake-ups, about 50 us on this project's virtual machines, and 1,000,000
+# of them outlast the runner's 60 s limit on every library.
+async_pings=${ASYNC_PINGS:-100000}
+case $async_pings in '' | *[!0-9]*) die "ASYNC_PINGS must be a number" ;; esac
+out=$build/bench/libuv-suite
+bsrc=$out/src
+rm -rf "$bsrc"
+mkdir -p "$bsrc"
+cp -r "$src/test" "$bsrc/test"
+for f in benchmark-async.c benchmark-async-pummel.c; do
+  grep -q '^#define NUM_PINGS  *(1000 \* 1000)$' "$bsrc/test/$f" ||
+    die "$f has no '#define NUM_PINGS (1000 * 1000)' to scale"
+  sed -i "s/^#define NUM_PINGS  *(1000 \* 1000)$/#define NUM_PINGS ($async_pings)/" "$bsrc/test/$f"
+done
+
+ref153=${LIBUV_153:-$top/.oracle/libuv-1.53}
+if [ ! -f "$ref153/cflags" ] && [ -z "${LIBUV_153:-}" ]; then
+  "$top/tools/install-libuv-refs" >&2 || say "tools/install-libuv-refs failed: no libuv 1.53 column"
+fi
+have153=0
+[ -f "$ref153/cflags" ] && have153=1
+
+# --- building ------------------------------------------------------------------
+# libuv's own flags for its benchmark runner on Linux (CMakeLists.txt's
+# uv_defines and C standard), optimized as a release build.
+defs="-D_FILE_OFFSET_BITS=64 -D_LARGEFILE_SOURCE -D_GNU_SOURCE -D_POSIX_C_SOURCE=200112"
+cflags="-std=gnu90 -O2 -g -fno-strict-aliasing -pthread -w"
+
+# compile CFG "CFLAGS" "LIBS": one binary, $out/CFG/run-benchmarks.
+compile() {
+  local cfg=$1 inc=$2 libs=$3 objs="" s o
+  mkdir -p "$out/$cfg"
+  for s in $sources; do
+    o=$out/$cfg/$(basename "$s" .c).o
+    objs="$objs $o"
+    # shellcheck disable=SC2086  # flags split on purpose
+    $cc $defs $cflags $inc -I"$bsrc/test" -c "$bsrc/$s" -o "$o" 2>> "$out/$cfg/build.log" ||
+      die "compiling $s for $cfg failed (log: $out/$cfg/build.log)"
+  done
+  # shellcheck disable=SC2086
+  $cc -o "$out/$cfg/run-benchmarks" $objs $libs -pthread -ldl -lrt -lm 2>> "$out/$cfg/build.log" ||
+    die "linking $cfg failed (log: $out/$cfg/build.log)"
+}
+say "building libuv 1.44.2's benchmark runner ($(echo "$sources" | wc -w) sources) for each configuration in $out"
+compile uv144 "" "-luv"
+compile compat "-I$top/include/phaseloop/uv" "-L$build/.libs -lphaseloop -Wl,-rpath,$build/.libs"
+[ "$have153" = 1 ] && compile uv153 "$(cat "$ref153/cflags")" "$(cat "$ref153/libs")"
+
+# Each configuration must run on the library it names.
+check_lib() {  # CFG BINARY EXPECTED-DIR [env]
+  local got
+  got=$(env ${4:-} ldd "$2" | awk '$1 ~ /^lib(uv|phaseloop)\.so/ { print $3 }')
+  [ -n "$got" ] && [ "$(dirname "$(readlink -f "$got")")" = "$(readlink -f "$3")" ] ||
+    die "$1: $2 maps '$got', not a library in $3"
+}
+check_lib 1.44 "$out/uv144/run-benchmarks" "$(dirname "$(readlink -f "$(ldconfig -p | awk '/libuv\.so\.1 .*x86-64/ { print $NF; exit }')")")"
+check_lib dropin "$out/uv144/run-benchmarks" "$build/dropin/.libs" "LD_LIBRARY_PATH=$build/dropin/.libs"
+check_lib compat "$out/compat/run-benchmarks" "$build/.libs"
+if [ "$have153" = 1 ]; then
+  v=$("$ref153/smoke" 2> /dev/null || true)
+  [ "$v" = 1.53.0 ] || die "$ref153 does not run as libuv 1.53.0 (its smoke program printed '$v')"
+fi
+
+# --- running -------------------------------------------------------------------
+# extract NAME < OUTPUT: "LABEL VALUE UNIT" lines, one per measurement the
+# benchmark prints (fs_stat prints several).
+nums=$(grep -h '^#define NUM_TIMERS' "$src/test/benchmark-million-timers.c" | tr -dc '0-9*')
+num_timers=$((nums))
+extract() {
+  awk -v name="$1" -v ntimers="$num_timers" '
+    function num(s) { gsub(/,/, "", s); return s + 0 }
+    # the number before a suffix, e.g. rate("(", "/s)")
+    function after(pre, post,   s, i) {
+      s = $0; i = index(s, post); if (i == 0) return ""
+      s = substr(s, 1, i - 1); i = match(s, /[0-9.,]+$/); if (i == 0) return ""
+      return num(substr(s, RSTART))
+    }
+    # the runner prefixes the output of a benchmark with "# "
+    { sub(/^# /, "") }
+    function out(label, v, unit) { if (v != "") { printf "%s %s %s\n", label, v, unit; found = 1 } }
+    # million_timers: its timers fall due over 10 s, so its wall time is
+    # the same on any library; what it took to start them, and the CPU
+    # time of the whole run, tell them apart.
+    name == "million_timers" && / seconds init$/ && $1 > 0 { out(name "_start", sprintf("%.0f", ntimers / $1), "timers/s") }
+    name == "million_timers" && /^cpu_seconds / && $2 + $3 > 0 { out(name "_cpu", sprintf("%.0f", ntimers / ($2 + $3)), "timers/cpu-s") }
+    name == "fs_stat" && /stats \(sync\)/ { out("fs_stat_sync", after("(", "/s)"), "stats/s") }
+    name == "fs_stat" && /stats \(1 concurrent\)/ { out("fs_stat_1", after("(", "/s)"), "stats/s") }
+    name == "fs_stat" && /stats \(16 concurrent\)/ { out("fs_stat_16", after("(", "/s)"), "stats/s") }
+    name ~ /^loop_count/ && /ticks\/s\)/ { out(name, after("(", " ticks/s)"), "ticks/s") }
+    name == "loop_count" && /ticks in/ { out(name, after("(", "/s)"), "ticks/s") }
+    name ~ /^async[0-9]/ && /\/sec\)/ { out(name, after("(", "/sec)"), "pings/s") }
+    name ~ /^async_pummel/ && /\/sec\)/ { out(name, after("(", "/sec)"), "callbacks/s") }
+    name == "queue_work" && /async jobs in/ { out(name, after("(", "/s)"), "jobs/s") }
+    name == "million_async" && /async events in/ { out(name, after("(", "/s,"), "events/s") }
+    name == "thread_create" && /threads created/ { out(name, after("(", "/s)"), "threads/s") }
+    name == "getaddrinfo" && / req\/s$/ { out(name, after("", " req/s"), "req/s") }
+    name == "spawn" && / spawns\/s$/ { out(name, after("", " spawns/s"), "spawns/s") }
+    name ~ /^ping_/ && / roundtrips\/s$/ { out(name, after("", " roundtrips/s"), "trips/s") }
+    name == "tcp_write_batch" && / write requests in / { out(name, sprintf("%.0f", $1 / num($5)), "writes/s") }
+    name ~ /_pump.*_client$/ && $1 == name ":" { out(name, after("", " gbit/s"), "Gbit/s") }
+    name ~ /_pound_/ && / accepts\/s / { out(name, after("", " accepts/s"), "conns/s") }
+    name ~ /_multi_accept/ && /^accept[0-9]+:/ { out(name, after("", " accepts/sec"), "accepts/s") }
+    name ~ /udp_.*pummel/ && /\/s received/ { out(name, after("", "/s received"), "datagrams/s") }
+    END { if (!found) exit 1 }'
+}
+
+configs="uv144 dropin compat"
+[ "$have153" = 1 ] && configs="uv144 uv153 dropin compat"
+res=$out/results
+rm -rf "$res"
+mkdir -p "$res"
+failed=0
+# run CFG NAME: one run; appends "LABEL VALUE UNIT" to $res/CFG.
+run() {
+  local cfg=$1 name=$2 bin envs="" log
+  case $cfg in
+    uv144) bin=$out/uv144/run-benchmarks ;;
+    uv153) bin=$out/uv153/run-benchmarks ;;
+    compat) bin=$out/compat/run-benchmarks ;;
+    dropin) bin=$out/uv144/run-benchmarks; envs="LD_LIBRARY_PATH=$build/dropin/.libs" ;;
+  esac
+  log=$res/$cfg.$name.log
+  # The runner finds its helpers by re-running itself from its directory.
+  # The runner's CPU time and its children's (the benchmark, its helpers)
+  # goes at the end of the log as "cpu_seconds S": million_timers waits
+  # for its timers' due times, so only its CPU time says how fast it ran.
+  if ! (cd "$(dirname "$bin")" && TIMEFORMAT='cpu_seconds %U %S' &&
+    time env $envs timeout "$timeout_s" "$bin" "$name") > "$log" 2>&1; then
+    say "$name on $cfg failed (log: $log)"
+    tail -5 "$log" >&2
+    failed=1
+    return 0
+  fi
+  extract "$name" < "$log" >> "$res/$cfg" || { say "$name on $cfg: no result in its output (log: $log)"; failed=1; }
+}
+for ((r = 1; r <= rounds; r++)); do
+  for name in $names; do
+    say "round $r/$rounds: $name"
+    for cfg in $configs; do run "$cfg" "$name"; done
+  done
+done
+
+# --- the table -------------------------------------------------------------------
+median() {  # CFG LABEL
+  [ -f "$res/$1" ] || return 0
+  awk -v l="$2" '$1 == l { print $2 }' "$res/$1" | sort -g |
+    awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.2f", a / b }'; }
+labels=$(cat "$res"/uv144 2> /dev/null | awk '!seen[$1]++ { print $1 " " $3 }')
+if [ "$markdown" = 1 ]; then
+  if [ "$have153" = 1 ]; then
+    echo "| benchmark | unit | libuv 1.44.2 | libuv 1.53.0 | drop-in | compat | drop-in/1.44 | drop-in/1.53 | compat/1.44 | compat/1.53 |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  else
+    echo "| benchmark | unit | libuv 1.44.2 | drop-in | compat | drop-in/1.44 | compat/1.44 |"
+    echo "|---|---|---:|---:|---:|---:|---:|"
+  fi
+else
+  if [ "$have153" = 1 ]; then
+    printf '%-20s %-12s %12s %12s %12s %12s %7s %7s %7s %7s\n' benchmark unit 1.44.2 1.53.0 drop-in compat d/1.44 d/1.53 c/1.44 c/1.53
+  else
+    printf '%-20s %-12s %12s %12s %12s %7s %7s\n' benchmark unit 1.44.2 drop-in compat d/1.44 c/1.44
+  fi
+fi
+echo "$labels" | while read -r label unit; do
+  [ -n "$label" ] || continue
+  a=$(median uv144 "$label"); d=$(median dropin "$label"); c=$(median compat "$label")
+  if [ "$have153" = 1 ]; then
+    n=$(median uv153 "$label")
+    if [ "$markdown" = 1 ]; then
+      echo "| $label | $unit | $a | $n | $d | $c | $(ratio "$d" "$a") | $(ratio "$d" "$n") | $(ratio "$c" "$a") | $(ratio "$c" "$n") |"
+    else
+      printf '%-20s %-12s %12s %12s %12s %12s %7s %7s %7s %7s\n' "$label" "$unit" "$a" "$n" "$d" "$c" \
+        "$(ratio "$d" "$a")" "$(ratio "$d" "$n")" "$(ratio "$c" "$a")" "$(ratio "$c" "$n")"
+    fi
+  else
+    if [ "$markdown" = 1 ]; then
+      echo "| $label | $unit | $a | $d | $c | $(ratio "$d" "$a") | $(ratio "$c" "$a") |"
+    else
+      printf '%-20s %-12s %12s %12s %12s %7s %7s\n' "$label" "$unit" "$a" "$d" "$c" "$(ratio "$d" "$a")" "$(ratio "$c" "$a")"
+    fi
+  fi
+done
+echo
+echo "($rounds interleaved rounds, medians; libuv 1.44.2's test/benchmark-*.c; ratios phaseloop / libuv, > 1: phaseloop ahead$([ "$have153" = 1 ] || echo "; no libuv 1.53 column: $ref153 missing"))"
+[ "$failed" = 0 ] || { say "some runs failed (logs in $res)"; exit 1; }
