@@ -9,6 +9,7 @@ namespace phaseloop::runner {
 
 class engine;
 struct fs_op;
+struct js_immediate;
 
 /// console.log/info/debug (stdout) and error/warn (stderr), formatted in
 /// the host's console style; for both engines (globals.cpp).
@@ -19,6 +20,9 @@ bool define_globals(engine& e, JS::HandleObject global);
 /// setTimeout, setInterval, setImmediate, their clear functions, and the
 /// Timeout and Immediate prototypes (timers.cpp).
 bool define_timers(engine& e, JS::HandleObject global);
+/// Unschedules a pending immediate and frees its record (timers.cpp); its
+/// object, if still reachable, no longer has one.
+void release_immediate(js_immediate& r) noexcept;
 /// process.nextTick (timers.cpp), defined on `process`.
 bool define_next_tick(engine& e, JS::HandleObject process);
 /// The `require` function given to the main module (globals.cpp).

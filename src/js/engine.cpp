@@ -94,6 +94,8 @@ bool engine::init_context() {
     return false;
   }
   rt_->on_rejections(process_rejections, this);
+  if (!JS_AddExtraGCRootsTracer(cx_, trace_pending, this)) return false;
+  tracing_pending_ = true;
   JS::RootedObject global(cx_, script_host::global());
   // globalThis came with Node 12 (V8 7.0).
   if (opts_.mode != node::mode::current && !JS_DeleteProperty(cx_, global, "globalThis")) return false;
@@ -117,17 +119,16 @@ engine::~engine() {
     return;
   }
   // 1. Nothing the runtime holds may outlive it: unschedule every
-  //    scheduled timeout and pending immediate (their objects free the
-  //    records when collected), and drop the ticks and microtasks still
-  //    queued.
+  //    scheduled timeout (its object frees the record when collected) and
+  //    free every pending immediate's record, and drop the ticks and
+  //    microtasks still queued.
   while (js_timeout* t = timeouts_.pop_front()) {
     t->t.clear();
     t->self.reset();
   }
-  while (js_immediate* i = immediates_.pop_front()) {
-    i->im.clear();
-    i->self.reset();
-  }
+  while (js_immediate* i = immediates_.front()) release_immediate(*i);
+  if (tracing_pending_) JS_RemoveExtraGCRootsTracer(cx_, trace_pending, this);
+  tracing_pending_ = false;
   while (queued_task* t = tasks_.pop_front()) delete t;
   // (An fs request in flight cannot be freed; after a finished run there
   // is none, and process.exit() skips this teardown.)
@@ -143,6 +144,15 @@ engine::~engine() {
   for (auto& p : protos_) p.reset();
   process_.reset();
   destroy_context();
+}
+
+void engine::trace_pending(JSTracer* trc, void* self) {
+  auto& e = *static_cast<engine*>(self);
+  for (js_immediate* i = e.immediates_.front(); i != nullptr; i = e.immediates_.next(*i)) {
+    JS::TraceEdge(trc, &i->self, "pending Immediate");
+    JS::TraceEdge(trc, &i->callback, "Immediate callback");
+    JS::TraceEdge(trc, &i->args, "Immediate arguments");
+  }
 }
 
 double engine::uptime_ms() const noexcept {

@@ -61,12 +61,18 @@ struct js_timeout {
   js_timeout(node::runtime& rt, engine* e, std::uint64_t i) : t(rt), owner(e), id(i) {}
 };
 
-/// The native side of an Immediate object.
+/// The native side of an Immediate object, from setImmediate until the
+/// immediate runs or is cleared. It holds the call itself (the object, the
+/// callback, the extra arguments), traced by the engine while pending
+/// (engine::trace_pending): running it reads only this record, not the
+/// object's memory.
 struct js_immediate {
   node::immediate im;
   engine* owner;
   std::uint64_t id;
-  JS::PersistentRootedObject self;  // initialized while pending
+  JS::Heap<JSObject*> self;
+  JS::Heap<JS::Value> callback;
+  JS::Heap<JSObject*> args;  // the extra arguments (an array), or null
   detail::link<js_immediate> node;
   js_immediate(node::runtime& rt, engine* e, std::uint64_t i) : im(rt), owner(e), id(i) {}
 };
@@ -188,6 +194,10 @@ class engine final : public script_host {
   };
 
   bool init_context();
+  /// Traces what the pending immediates hold (a JS_AddExtraGCRootsTracer
+  /// tracer, registered while the context lives).
+  static void trace_pending(JSTracer* trc, void* self);
+  bool tracing_pending_ = false;
   /// Takes the pending exception and where it was thrown; an uncatchable
   /// one (none pending) ends the process.
   void take_exception(JS::MutableHandleValue error, JS::MutableHandleObject stack);

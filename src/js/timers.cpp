@@ -39,19 +39,19 @@ const JSClass timeout_class = {
     nullptr,   nullptr, nullptr};
 
 // An Immediate's record lives from setImmediate until it runs or is
-// cleared (release() below); the finalizer frees only those still pending
-// when the engine is torn down. (A class without a finalizer would have
-// its objects made in the nursery, and a million pending ones rooted from
-// there make every minor GC trace them all: 8x slower in bench-node.)
-void immediate_finalize(JS::GCContext*, JSObject* obj) {
-  delete JS::GetMaybePtrFromReservedSlot<js_immediate>(obj, slot_native);
-}
+// cleared (release_immediate() below). The object needs no finalizer for
+// it, but has one anyway: a class without a finalizer would have its
+// objects made in the nursery, and a million pending ones held from there
+// make every minor GC trace them all (8x slower in bench-node). The
+// object's one slot holds the record.
+void immediate_finalize(JS::GCContext*, JSObject*) {}
 
 const JSClassOps immediate_ops = {nullptr, nullptr, nullptr, nullptr, nullptr,
                                   nullptr, immediate_finalize, nullptr, nullptr, nullptr};
 const JSClass immediate_class = {
-    "Immediate", JSCLASS_HAS_RESERVED_SLOTS(slot_count) | JSCLASS_BACKGROUND_FINALIZE,
-    &immediate_ops, nullptr, nullptr, nullptr};
+    "Immediate", JSCLASS_HAS_RESERVED_SLOTS(1) | JSCLASS_BACKGROUND_FINALIZE, &immediate_ops,
+    nullptr,     nullptr,
+    nullptr};
 
 // The record behind `v` when it is an object of class `c`, else nullptr.
 template <class R>
@@ -104,33 +104,33 @@ void on_timeout(node::timeout* t) {
 // its own callback): nothing holds the object any more.
 void on_timeout_done(node::timeout* t) { unroot(*static_cast<js_timeout*>(t->data)); }
 
-// An immediate that ran or was cleared is done with its record: as in
-// Node, its hasRef() is false from then on and ref()/unref() do nothing;
-// the memory is free for the next setImmediate at once, not at the next GC.
-void release(JSObject* obj, js_immediate* r) {
-  JS::SetReservedSlot(obj, slot_native, JS::UndefinedValue());
-  r->owner->forget(*r);
-  delete r;
-}
-
 void on_immediate(node::immediate* im) {
   auto* r = static_cast<js_immediate*>(im->data);
   engine& e = *r->owner;
-  JS::RootedObject self(e.cx(), r->self);
-  release(self, r);
-  call_stored(e, self);
+  JSContext* cx = e.cx();
+  JS::RootedValue thisv(cx, JS::ObjectValue(*r->self));
+  JS::RootedValue fn(cx, r->callback);
+  JS::RootedObject args(cx, r->args);
+  release_immediate(*r);
+  e.call_or_die(thisv, fn, args);
+}
+
+// The arguments after `first`, as an array (null when there are none).
+bool extra_args(JSContext* cx, const JS::CallArgs& args, unsigned first, JS::MutableHandleObject extra) {
+  if (args.length() <= first) {
+    extra.set(nullptr);
+    return true;
+  }
+  extra.set(JS::NewArrayObject(cx, JS::HandleValueArray::subarray(args, first, args.length() - first)));
+  return extra != nullptr;
 }
 
 // The callback and the arguments after `first` go in the object's slots.
 bool store_call(JSContext* cx, JS::HandleObject obj, const JS::CallArgs& args, unsigned first) {
   JS::SetReservedSlot(obj, slot_callback, args[0]);
-  if (args.length() > first) {
-    JS::RootedObject extra(
-        cx, JS::NewArrayObject(cx, JS::HandleValueArray::subarray(args, first,
-                                                                  args.length() - first)));
-    if (!extra) return false;
-    JS::SetReservedSlot(obj, slot_args, JS::ObjectValue(*extra));
-  }
+  JS::RootedObject extra(cx);
+  if (!extra_args(cx, args, first, &extra)) return false;
+  if (extra) JS::SetReservedSlot(obj, slot_args, JS::ObjectValue(*extra));
   return true;
 }
 
@@ -267,23 +267,23 @@ bool set_immediate(JSContext* cx, unsigned argc, JS::Value* vp) {
   if (!is_callable(args.get(0))) return throw_callback_type(cx, "callback", args.get(0));
   JS::RootedObject proto(cx, e.get_proto(proto::immediate));
   JS::RootedObject obj(cx, JS_NewObjectWithGivenProto(cx, &immediate_class, proto));
-  if (!obj || !store_call(cx, obj, args, 1)) return false;
+  JS::RootedObject extra(cx);
+  if (!obj || !extra_args(cx, args, 1, &extra)) return false;
   js_immediate* r = e.new_immediate();
-  e.adopt(*r);
+  r->self = obj;
+  r->callback = args[0];
+  r->args = extra;
+  e.adopt(*r);  // traced from here on
   JS::SetReservedSlot(obj, slot_native, JS::PrivateValue(r));
   r->im.data = r;
   r->im.start(on_immediate);
-  r->self.init(cx, obj);
   args.rval().setObject(*obj);
   return true;
 }
 
 bool clear_immediate(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
-  if (auto* r = record_of<js_immediate>(args.get(0), &immediate_class)) {
-    r->im.clear();
-    release(&args[0].toObject(), r);
-  }
+  if (auto* r = record_of<js_immediate>(args.get(0), &immediate_class)) release_immediate(*r);
   args.rval().setUndefined();
   return true;
 }
@@ -388,6 +388,16 @@ JSObject* make_proto(JSContext* cx, const char* name, const JSFunctionSpec* meth
 }
 
 }  // namespace
+
+// Done with its record, whether it ran or was cleared: as in Node, its
+// hasRef() is false from then on and ref()/unref() do nothing, and the
+// memory is free for the next setImmediate at once, not at the next GC.
+void release_immediate(js_immediate& r) noexcept {
+  r.im.clear();
+  JS::SetReservedSlot(r.self, slot_native, JS::UndefinedValue());
+  r.owner->forget(r);
+  delete &r;
+}
 
 bool define_timers(engine& e, JS::HandleObject global) {
   JSContext* cx = e.cx();
