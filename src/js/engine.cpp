@@ -124,7 +124,7 @@ engine::~engine() {
   //    microtasks still queued.
   while (js_timeout* t = timeouts_.pop_front()) {
     t->t.clear();
-    t->self.reset();
+    t->self = nullptr;
   }
   while (js_immediate* i = immediates_.front()) release_immediate(*i);
   if (tracing_pending_) JS_RemoveExtraGCRootsTracer(cx_, trace_pending, this);
@@ -148,6 +148,8 @@ engine::~engine() {
 
 void engine::trace_pending(JSTracer* trc, void* self) {
   auto& e = *static_cast<engine*>(self);
+  for (js_timeout* t = e.timeouts_.front(); t != nullptr; t = e.timeouts_.next(*t))
+    JS::TraceEdge(trc, &t->self, "scheduled Timeout");
   for (js_immediate* i = e.immediates_.front(); i != nullptr; i = e.immediates_.next(*i)) {
     JS::TraceEdge(trc, &i->self, "pending Immediate");
     JS::TraceEdge(trc, &i->callback, "Immediate callback");

@@ -49,12 +49,17 @@ struct queued_task {
       : owner(e), kind(k), id(i), fn(cx), args(cx) {}
 };
 
-/// The native side of a Timeout object.
+/// The native side of a Timeout object, owned by it. It holds the call:
+/// the callback and the extra arguments, traced by the object (its class's
+/// trace hook), and the object itself while the timeout is scheduled,
+/// traced by the engine (engine::trace_pending), which keeps it alive.
 struct js_timeout {
   node::timeout t;
   engine* owner;
   std::uint64_t id;
-  JS::PersistentRootedObject self;  // initialized while scheduled
+  JS::Heap<JSObject*> self;  // set while scheduled
+  JS::Heap<JS::Value> callback;
+  JS::Heap<JSObject*> args;  // the extra arguments (an array), or null
   bool in_callback = false;
   bool known_by_id = false;  // converted to its number (Node 20): clearTimeout(id) finds it
   detail::link<js_timeout> node;
@@ -194,8 +199,9 @@ class engine final : public script_host {
   };
 
   bool init_context();
-  /// Traces what the pending immediates hold (a JS_AddExtraGCRootsTracer
-  /// tracer, registered while the context lives).
+  /// Traces the scheduled timeouts' objects and what the pending
+  /// immediates hold (a JS_AddExtraGCRootsTracer tracer, registered while
+  /// the context lives).
   static void trace_pending(JSTracer* trc, void* self);
   bool tracing_pending_ = false;
   /// Takes the pending exception and where it was thrown; an uncatchable

@@ -21,21 +21,32 @@ namespace phaseloop::runner {
 
 namespace {
 
-enum slot : unsigned { slot_native = 0, slot_callback = 1, slot_args = 2, slot_count = 3 };
+// A Timeout's and an Immediate's one slot: the native record.
+constexpr unsigned slot_native = 0;
 
 // ---- Timeout -------------------------------------------------------------------
 
 // Runs on SpiderMonkey's background thread: the record of a collected
 // Timeout is unscheduled and unrooted (a scheduled one roots its object),
-// so freeing it touches nothing the loop's thread uses.
+// so freeing it touches nothing the loop's thread uses; what its JS::Heap
+// fields point to was tenured before the object could die, so their
+// destructors have no store buffer entry to remove.
 void timeout_finalize(JS::GCContext*, JSObject* obj) {
   delete JS::GetMaybePtrFromReservedSlot<js_timeout>(obj, slot_native);
 }
 
+// The object holds its callback and arguments through its record.
+void timeout_trace(JSTracer* trc, JSObject* obj) {
+  if (auto* r = JS::GetMaybePtrFromReservedSlot<js_timeout>(obj, slot_native)) {
+    JS::TraceEdge(trc, &r->callback, "Timeout callback");
+    JS::TraceEdge(trc, &r->args, "Timeout arguments");
+  }
+}
+
 const JSClassOps timeout_ops = {nullptr, nullptr, nullptr, nullptr, nullptr,
-                                nullptr, timeout_finalize, nullptr, nullptr, nullptr};
+                                nullptr, timeout_finalize, nullptr, nullptr, timeout_trace};
 const JSClass timeout_class = {
-    "Timeout", JSCLASS_HAS_RESERVED_SLOTS(slot_count) | JSCLASS_BACKGROUND_FINALIZE, &timeout_ops,
+    "Timeout", JSCLASS_HAS_RESERVED_SLOTS(1) | JSCLASS_BACKGROUND_FINALIZE, &timeout_ops,
     nullptr,   nullptr, nullptr};
 
 // An Immediate's record lives from setImmediate until it runs or is
@@ -68,35 +79,29 @@ R* this_record(JSContext* cx, const JS::CallArgs& args, const JSClass* c) {
 }
 
 // A scheduled timeout roots its object; the engine lists it (for its
-// teardown, and Node 20's clearTimeout(number)).
-void root(js_timeout& r, JSContext* cx, JSObject* obj) {
-  if (r.t.active() && !r.self.initialized()) {
-    r.self.init(cx, obj);
+// tracer and teardown, and Node 20's clearTimeout(number)).
+void root(js_timeout& r, JSObject* obj) {
+  if (r.t.active() && !r.self) {
+    r.self = obj;
     r.owner->adopt(r);
   }
 }
 
 void unroot(js_timeout& r) {
-  if (!r.self.initialized()) return;
-  r.self.reset();
+  if (!r.self) return;
+  r.self = nullptr;
   r.owner->forget(r);
-}
-
-// Calls the callback stored on `self` with its stored arguments.
-void call_stored(engine& e, JS::HandleObject self) {
-  JSContext* cx = e.cx();
-  JS::RootedValue fn(cx, JS::GetReservedSlot(self, slot_callback));
-  JS::RootedValue argv(cx, JS::GetReservedSlot(self, slot_args));
-  JS::RootedObject args(cx, argv.isObject() ? &argv.toObject() : nullptr);
-  JS::RootedValue thisv(cx, JS::ObjectValue(*self));
-  e.call_or_die(thisv, fn, args);
 }
 
 void on_timeout(node::timeout* t) {
   auto* r = static_cast<js_timeout*>(t->data);
-  JS::RootedObject self(r->owner->cx(), r->self);
+  engine& e = *r->owner;
+  JSContext* cx = e.cx();
+  JS::RootedValue thisv(cx, JS::ObjectValue(*r->self));
+  JS::RootedValue fn(cx, r->callback);
+  JS::RootedObject args(cx, r->args);
   r->in_callback = true;
-  call_stored(*r->owner, self);
+  e.call_or_die(thisv, fn, args);
   r->in_callback = false;
 }
 
@@ -125,15 +130,6 @@ bool extra_args(JSContext* cx, const JS::CallArgs& args, unsigned first, JS::Mut
   return extra != nullptr;
 }
 
-// The callback and the arguments after `first` go in the object's slots.
-bool store_call(JSContext* cx, JS::HandleObject obj, const JS::CallArgs& args, unsigned first) {
-  JS::SetReservedSlot(obj, slot_callback, args[0]);
-  JS::RootedObject extra(cx);
-  if (!extra_args(cx, args, first, &extra)) return false;
-  if (extra) JS::SetReservedSlot(obj, slot_args, JS::ObjectValue(*extra));
-  return true;
-}
-
 bool is_callable(JS::HandleValue v) { return v.isObject() && JS::IsCallable(&v.toObject()); }
 
 bool start_timeout(JSContext* cx, unsigned argc, JS::Value* vp, bool repeat) {
@@ -150,13 +146,16 @@ bool start_timeout(JSContext* cx, unsigned argc, JS::Value* vp, bool repeat) {
   }
   JS::RootedObject proto(cx, e.get_proto(proto::timeout));
   JS::RootedObject obj(cx, JS_NewObjectWithGivenProto(cx, &timeout_class, proto));
-  if (!obj || !store_call(cx, obj, args, 2)) return false;
+  JS::RootedObject extra(cx);
+  if (!obj || !extra_args(cx, args, 2, &extra)) return false;
   js_timeout* r = e.new_timeout();
-  JS::SetReservedSlot(obj, slot_native, JS::PrivateValue(r));
+  r->callback = args[0];
+  r->args = extra;
+  JS::SetReservedSlot(obj, slot_native, JS::PrivateValue(r));  // traced by the object from here on
   r->t.data = r;
   r->t.on_done(on_timeout_done);
   r->t.start(on_timeout, after, repeat);
-  root(*r, cx, obj);
+  root(*r, obj);
   args.rval().setObject(*obj);
   return true;
 }
@@ -245,7 +244,7 @@ bool timeout_refresh(JSContext* cx, unsigned argc, JS::Value* vp) {
   auto* r = this_record<js_timeout>(cx, args, &timeout_class);
   if (r == nullptr) return false;
   r->t.refresh();
-  root(*r, cx, &args.thisv().toObject());
+  root(*r, &args.thisv().toObject());
   args.rval().set(args.thisv());
   return true;
 }
