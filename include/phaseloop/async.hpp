@@ -31,8 +31,8 @@ class async : public handle {
   friend class phaseloop::handle;
   friend struct detail::loop_access;
   void close_() noexcept;
-  // Takes the pending state, spinning while a sender is mid-send. Returns
-  // true when the handle was pending.
+  // Takes the pending state, spinning while a watched sender is between
+  // its stamp and its wake-up. Returns true when the handle was pending.
   bool take_pending_() noexcept;
   // While the loop has hooks, a send that makes the handle pending stamps
   // its time and thread in the handle's spare words (spare_[0], [1]); the
@@ -41,7 +41,8 @@ class async : public handle {
   std::uint64_t take_send_stamp_(long& thread) noexcept;
 
   async_cb cb_;
-  // 0: idle; 1: a sender is waking the loop; 2: pending.
+  // 0: idle; 1: a sender is stamping and waking the loop (only while the
+  // loop has hooks); 2: pending.
   std::atomic<int> pending_{0};
 
  public:

@@ -253,6 +253,8 @@ class loop {
   int open_signal_pipe_() noexcept;
   int reopen_signal_pipe_() noexcept;  // after fork: a pipe of the child's own
   void wake_() noexcept;  // any thread: makes poll return
+  // How the eventfd is watched: readable, edge-triggered (see wake_()).
+  static constexpr unsigned wake_events_ = detail::io_readable | detail::io_edge;
   async& wq_async_() noexcept { return *reinterpret_cast<async*>(wq_async_mem_); }
   signal& child_watcher_() noexcept { return *reinterpret_cast<signal*>(child_watcher_mem_); }
 

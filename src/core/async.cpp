@@ -1,7 +1,14 @@
-// Async handles. A send moves the handle from idle (0) to "sending" (1),
-// wakes the loop, then to pending (2); the loop takes pending handles back
-// to 0 and calls them. The middle state lets the loop (and close) wait for a
-// sender that is between the two steps instead of missing its wake-up.
+// Async handles. A send moves the handle from idle (0) to pending (2) and
+// wakes the loop; the loop takes pending handles back to 0 and calls them.
+// Taking a handle does not wait for its sender's wake-up to be written:
+// that write then only wakes the loop once more, for nothing. After the
+// state change a sender touches the loop, not the handle, so a handle
+// taken and closed meanwhile is not read.
+//
+// While the loop has hooks, a send stamps its time and thread in the
+// handle first: it goes through a middle state (1), published as pending
+// (2) only once the stamp is written, and the loop waits for a sender in
+// that state rather than take the handle without its stamp.
 
 #include <sched.h>
 #include <sys/syscall.h>
@@ -29,11 +36,17 @@ async::async(phaseloop::loop& l, async_cb cb) noexcept : handle(l, handle_type::
 
 int async::send() noexcept {
   if (pending_.load(std::memory_order_relaxed) != 0) return 0;  // cheap check first
+  phaseloop::loop* const l = loop_;
   int expected = 0;
-  if (!pending_.compare_exchange_strong(expected, 1, std::memory_order_acquire)) return 0;
-  if (loop_->watched_.load(std::memory_order_relaxed)) [[unlikely]] stamp_send_();
-  loop_->wake_();
-  pending_.store(2, std::memory_order_release);
+  if (l->watched_.load(std::memory_order_relaxed)) [[unlikely]] {
+    if (!pending_.compare_exchange_strong(expected, 1, std::memory_order_acquire)) return 0;
+    stamp_send_();
+    l->wake_();
+    pending_.store(2, std::memory_order_release);
+    return 0;
+  }
+  // Release: what the sender wrote before is visible to the callback.
+  if (pending_.compare_exchange_strong(expected, 2, std::memory_order_acq_rel)) l->wake_();
   return 0;
 }
 
@@ -47,9 +60,9 @@ bool async::take_pending_() noexcept {
       if (pending_.compare_exchange_weak(state, 0, std::memory_order_acq_rel)) return true;
       continue;
     }
-    // A sender is between its two steps, which span one write() to the
-    // eventfd (a microsecond or two): spin about that long, then, as it was
-    // probably preempted, yield the CPU to it.
+    // A watched sender is between its two steps, which span one write()
+    // to the eventfd (a microsecond or two): spin about that long, then, as
+    // it was probably preempted, yield the CPU to it.
     if (spins < 128)
       cpu_relax();
     else

@@ -99,7 +99,7 @@ int loop::open() noexcept {
     return e;
   }
   async_watcher_.cb = &loop::async_io_;
-  if (int r = poller_.watch(async_watcher_, detail::io_readable); r != 0) {
+  if (int r = poller_.watch(async_watcher_, wake_events_); r != 0) {
     ::close(async_watcher_.fd);
     poller_.close();
     return r;
@@ -184,10 +184,10 @@ int loop::after_fork() noexcept {
   // other's wake-ups.
   const int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (fd < 0) return -errno;
-  poller_.unwatch(async_watcher_, detail::io_readable);
+  poller_.unwatch(async_watcher_, wake_events_);
   ::close(async_watcher_.fd);
   async_watcher_.fd = fd;
-  if (int r = poller_.watch(async_watcher_, detail::io_readable); r != 0) return r;
+  if (int r = poller_.watch(async_watcher_, wake_events_); r != 0) return r;
   // A send made before the fork woke the old eventfd only.
   for (async* a = asyncs_.front(); a; a = asyncs_.next(*a))
     if (a->pending_.load(std::memory_order_relaxed) != 0) {
@@ -295,20 +295,26 @@ int loop::block_signal(int signum) noexcept {
   return 0;
 }
 
+// The eventfd is watched edge-triggered and never read by the loop: every
+// write is a change epoll reports once, so a wake-up costs one write and
+// no read. The counter only grows; once it is full (after 2^64 - 2
+// wake-ups) a write fails with EAGAIN, and the writer empties it and
+// writes again, so that the write is a change epoll sees.
 void loop::wake_() noexcept {
   const std::uint64_t one = 1;
   for (;;) {
     ssize_t r = ::write(async_watcher_.fd, &one, sizeof one);
     if (r == sizeof one) return;
     if (r < 0 && errno == EINTR) continue;
-    return;  // EAGAIN: the counter is saturated, the loop will wake anyway
+    if (r < 0 && errno == EAGAIN) {
+      std::uint64_t count;
+      if (::read(async_watcher_.fd, &count, sizeof count) > 0 || errno == EAGAIN || errno == EINTR) continue;
+    }
+    return;
   }
 }
 
-void loop::async_io_(loop& l, detail::io_watcher& w, unsigned) {
-  std::uint64_t count;
-  while (::read(w.fd, &count, sizeof count) < 0 && errno == EINTR) {
-  }
+void loop::async_io_(loop& l, detail::io_watcher&, unsigned) {
   // Visit every async handle in init order; each goes back to the live list
   // before its callback, so closes and inits during the pass are safe.
   async::list pass;

@@ -16,7 +16,8 @@ namespace phaseloop::detail {
 // The readiness bits are epoll's own, so events pass through unconverted.
 static_assert(unsigned{io_readable} == unsigned{EPOLLIN} && unsigned{io_writable} == unsigned{EPOLLOUT} &&
               unsigned{io_priority} == unsigned{EPOLLPRI} && unsigned{io_error} == unsigned{EPOLLERR} &&
-              unsigned{io_hangup} == unsigned{EPOLLHUP} && unsigned{io_read_hangup} == unsigned{EPOLLRDHUP});
+              unsigned{io_hangup} == unsigned{EPOLLHUP} && unsigned{io_read_hangup} == unsigned{EPOLLRDHUP} &&
+              unsigned{io_edge} == unsigned{EPOLLET});
 
 int poller::open() noexcept {
   fd_ = epoll_create1(EPOLL_CLOEXEC);

@@ -26,6 +26,9 @@ enum : unsigned {
   io_error = 0x008,
   io_hangup = 0x010,
   io_read_hangup = 0x2000,
+  /// Not a readiness bit: asks for edge-triggered reports (EPOLLET), one
+  /// per change, for an fd its owner never drains (the loop's eventfd).
+  io_edge = 0x80000000u,
   /// Not a readiness bit: set when the pending phase (not the poller)
   /// makes the call, so that a callback can tell which phase it is in.
   io_fed = 0x40000000,
