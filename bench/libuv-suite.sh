@@ -83,9 +83,9 @@ sources="$sources test/runner-unix.c"
 
 # A copy of test/ to build from, with one change: the thread ping-pong
 # benchmarks (async1-8, async_pummel_1-8) make ASYNC_PINGS round trips
-# (default 100,000) instead of 1,000,000. A round trip is two thread
-# wake-ups, about 50 us on this project's virtual machines, and 1,000,000
-# of them outlast the runner's 60 s limit on every library.
+# (default 100,000) instead of 1,000,000. A round trip (two wake-ups of
+# another thread) takes about 50 us on this project's virtual machines,
+# and 1,000,000 of them outlast the runner's 60 s limit on every library.
 async_pings=${ASYNC_PINGS:-100000}
 case $async_pings in '' | *[!0-9]*) die "ASYNC_PINGS must be a number" ;; esac
 out=$build/bench/libuv-suite

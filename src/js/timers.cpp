@@ -61,8 +61,7 @@ const JSClassOps immediate_ops = {nullptr, nullptr, nullptr, nullptr, nullptr,
                                   nullptr, immediate_finalize, nullptr, nullptr, nullptr};
 const JSClass immediate_class = {
     "Immediate", JSCLASS_HAS_RESERVED_SLOTS(1) | JSCLASS_BACKGROUND_FINALIZE, &immediate_ops,
-    nullptr,     nullptr,
-    nullptr};
+    nullptr,     nullptr, nullptr};
 
 // The record behind `v` when it is an object of class `c`, else nullptr.
 template <class R>
