@@ -130,8 +130,11 @@ int uv_loop_configure(uv_loop_t* loop, uv_loop_option option, ...) {
       L(loop).enable_idle_time_metric();
       return 0;
     case UV_LOOP_USE_IO_URING_SQPOLL:
-      // libuv >= 1.49 takes it (phaseloop has no io_uring to configure).
-      return pl::process_version().minor >= 49 ? 0 : UV_ENOSYS;
+      // libuv >= 1.49 takes it: file requests through io_uring where the
+      // loop's profile waits for it (types.hpp, io_uring_use::automatic).
+      if (pl::process_version().minor < 49) return UV_ENOSYS;
+      L(loop).ask_io_uring();
+      return 0;
   }
   return UV_ENOSYS;
 }

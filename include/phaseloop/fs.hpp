@@ -1,9 +1,13 @@
 #pragma once
 /// File system requests: libuv's uv_fs_* operations with libuv 1.44's
-/// results, over phaseloop's threadpool.
+/// results, over phaseloop's threadpool or the loop's io_uring ring.
 ///
 /// Every operation takes the loop and a callback last. With a callback it
-/// is asynchronous: it runs on a pool thread, the callback runs later in the
+/// is asynchronous: it runs on a pool thread, or through the loop's ring
+/// when the loop uses io_uring (loop::set_io_uring) and the ring can do it
+/// (open, close, read, write, stat, lstat, fstat, fsync, fdatasync,
+/// ftruncate, rename, unlink, mkdir, link, symlink: handed to the kernel
+/// when the poll phase next starts); the callback runs later in the
 /// poll phase on the loop's thread, and the call returns 0 (or an error if
 /// the request could not be started). Without a callback (nullptr) it runs
 /// on the calling thread and returns its result; the loop may then be null.
@@ -40,6 +44,7 @@ namespace phaseloop {
 
 namespace detail {
 struct fs_access;
+struct fs_ring;
 }
 
 /// The operation of an fs_req; values are libuv's uv_fs_type.
@@ -290,7 +295,8 @@ class fs_req : public req {
   void cleanup() noexcept;
   /// Cancels an asynchronous request no pool thread has started: its
   /// callback then runs with result() errc::canceled. errc::busy when it is
-  /// running or done (or was synchronous). Loop thread only.
+  /// running or done, was synchronous, or went to the loop's io_uring ring
+  /// (as in libuv). Loop thread only.
   int cancel() noexcept;
 
   // ---- results (libuv's public fields) -----------------------------------
@@ -314,6 +320,7 @@ class fs_req : public req {
  private:
   friend class phaseloop::loop;
   friend struct detail::fs_access;
+  friend struct detail::fs_ring;
 
   static const detail::pool_ops pool_ops_;
   static fs_req& of_(detail::pool_task& t) noexcept;
@@ -334,6 +341,7 @@ class fs_req : public req {
   fs_type fs_type_ = fs_type::unknown;  // offset 64
   bool owns_path_ = false;              // path_ (and new_path_) are ours
   bool in_flight_ = false;              // submitted, callback not yet run
+  std::uint8_t ring_ = 0;               // on the loop's ring: see src/io/fs_ring.cpp
   phaseloop::loop* loop_ = nullptr;     // offset 72
   fs_cb cb_ = nullptr;                  // offset 80
   ssize_t result_ = 0;                  // offset 88

@@ -169,6 +169,21 @@ class loop {
   /// including a wait in progress. Any thread.
   std::uint64_t idle_time() const noexcept;
 
+  /// How asynchronous file requests run (fs.hpp): through a ring this loop
+  /// owns (io_uring, made on the first request that may use it, kept
+  /// while the loop is open) or on the threadpool. Requests the ring
+  /// cannot do (see docs/io_uring.md), and every request when io_uring is
+  /// unavailable (old kernel, kernel.io_uring_disabled, seccomp, no memory
+  /// for the ring: found out once per loop), run on the threadpool.
+  void set_io_uring(io_uring_use u) noexcept { io_uring_use_ = u; }
+  io_uring_use io_uring() const noexcept { return io_uring_use_; }
+  /// libuv's uv_loop_configure(UV_LOOP_USE_IO_URING_SQPOLL): what profiles
+  /// libuv_1_49 to libuv_1_52 wait for before they use io_uring.
+  void ask_io_uring() noexcept { io_uring_asked_ = true; }
+  bool io_uring_asked() const noexcept { return io_uring_asked_; }
+  /// True once this loop has a working ring (a request used it).
+  bool io_uring_ready() const noexcept;
+
   /// The process-wide default loop, built on first use. Never destroyed
   /// unless close_default() is called.
   static loop& default_loop();
@@ -269,6 +284,8 @@ class loop {
   std::uint64_t events_handled_ = 0;
   std::uint64_t events_waiting_ = 0;
   bool block_sigprof_ = false;
+  bool io_uring_asked_ = false;
+  io_uring_use io_uring_use_ = io_uring_use::automatic;
   clock_mode clock_ = clock_mode::real;
   phaseloop::profile profile_ = profile::newest;
   std::uint64_t time_ = 0;
@@ -296,6 +313,9 @@ class loop {
   // State the I/O subsystems keep per loop, made on first use (inotify,
   // resolver, accept's spare fd, running children): src/core/internal.hpp.
   detail::loop_part* parts_ = nullptr;
+  // A part with work to hand the kernel before poll waits (the io_uring
+  // ring's unsubmitted requests), else null.
+  detail::loop_part* before_poll_ = nullptr;
   void close_parts_() noexcept;
   int parts_after_fork_() noexcept;
 

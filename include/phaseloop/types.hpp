@@ -83,7 +83,9 @@ enum class profile : int {
   libuv_1_48 = 2,
   /// libuv 1.49: a UDP bind accepts SO_REUSEPORT (UV_UDP_REUSEPORT); an
   /// abstract socket's name is reported in exactly its length (no room for
-  /// a terminating NUL is asked for).
+  /// a terminating NUL is asked for). With io_uring (io_uring_use), ftruncate
+  /// goes through the ring too, asked for as 1.49.1 to 1.51 ask: the kernel
+  /// refuses any length but 0 (EINVAL).
   libuv_1_49 = 3,
   /// libuv 1.50 (Debian 13): threadpool workers are named "libuv-worker";
   /// a pipe's getsockname/getpeername refuse a null buffer or size, or a
@@ -92,7 +94,8 @@ enum class profile : int {
   /// libuv 1.51: file times accept NaN (left as they are) and infinity
   /// (now).
   libuv_1_51 = 5,
-  /// libuv 1.52: file times keep nanoseconds (no longer cut to
+  /// libuv 1.52: ftruncate through io_uring works; file times keep
+  /// nanoseconds (no longer cut to
   /// microseconds); a process handle whose spawn failed is not left in the
   /// loop's handle list; the constrained memory also honours RLIMIT_AS and
   /// RLIMIT_DATA (1.52.1). A stream reads on readiness or error only, and
@@ -156,6 +159,24 @@ enum class clock_mode : std::uint8_t {
   /// due time instead, so timer-driven code runs at once. With requests
   /// in flight, poll waits for I/O (their completions) first.
   manual_jump = 2,
+};
+
+/// Whether a loop's asynchronous file requests go through io_uring (a ring
+/// the loop owns) or the threadpool; see loop::set_io_uring().
+enum class io_uring_use : std::uint8_t {
+  /// As the loop's libuv version does: libuv_1_44 never; libuv_1_45 and
+  /// libuv_1_48 unless $UV_USE_IO_URING is 0; libuv_1_49 when the loop
+  /// was asked (loop::ask_io_uring, uv_loop_configure's
+  /// UV_LOOP_USE_IO_URING_SQPOLL) and $UV_USE_IO_URING is unset or not 0;
+  /// libuv_1_50 to libuv_1_53 when it was asked and $UV_USE_IO_URING is a
+  /// positive number. ($UV_USE_IO_URING is read once per process.)
+  /// $PHASELOOP_IO_URING=on or off overrides the profile for every loop
+  /// left at automatic.
+  automatic = 0,
+  /// Always, where the kernel allows it.
+  on = 1,
+  /// Never: the threadpool.
+  off = 2,
 };
 
 /// The phases of one loop iteration, in the order libuv >= 1.45 runs them

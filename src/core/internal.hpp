@@ -41,6 +41,9 @@ class loop_part {
   /// In the child after fork(2), once the poller was replaced: 0 or a
   /// negative error code (loop::after_fork() returns the first one).
   virtual int after_fork() noexcept { return 0; }
+  /// Called once by the poll phase before it waits, after the part asked
+  /// with loop_seam::before_poll.
+  virtual void before_poll() noexcept {}
 
   phaseloop::loop& owner() const noexcept { return loop_; }
 
@@ -72,6 +75,14 @@ struct loop_seam {
     if (!l.hooks_.empty()) [[unlikely]] l.request_hook_(r, h);
   }
   static void req_unregister(loop& l) noexcept { l.active_reqs_--; }
+  /// Asks the poll phase to call p.before_poll() before it next waits.
+  static void before_poll(loop& l, loop_part& p) noexcept { l.before_poll_ = &p; }
+  /// `n` more events handled by the current poll callback (libuv's
+  /// metrics count each completion it delivers).
+  static void more_events(loop& l, unsigned n) noexcept {
+    l.events_handled_ += n;
+    if (l.poll_wait_ == 0) l.events_waiting_ += n;
+  }
 
   /// A callback made from the poll phase: hooks see it (as kind `k`, of
   /// handle `h` or request `r`) when any is attached.

@@ -200,6 +200,7 @@ int loop::after_fork() noexcept {
 
 void loop::close_parts_() noexcept {
   // In the order they were made, as they were opened.
+  before_poll_ = nullptr;
   while (detail::loop_part* p = parts_) {
     parts_ = p->next_;
     delete p;
@@ -223,6 +224,7 @@ void detail::loop_seam::detach_and_delete(loop& l, loop_part& p) noexcept {
   for (loop_part** at = &l.parts_; *at != nullptr; at = &(*at)->next_) {
     if (*at != &p) continue;
     *at = p.next_;
+    if (l.before_poll_ == &p) l.before_poll_ = nullptr;
     delete &p;
     return;
   }

@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdlib>
 
+#include "core/internal.hpp"
 #include "core/loop_impl.hpp"
 #include "phaseloop/stream.hpp"
 #include "phaseloop/udp.hpp"
@@ -126,9 +127,12 @@ int loop::poll_timeout_() const noexcept {
   return diff > INT_MAX ? INT_MAX : static_cast<int>(diff);
 }
 
-// Until the poll phase has told the kernel about every watched fd, waiting
-// on the backend fd from outside could miss events: report 0 (as libuv).
-int loop::backend_timeout() const noexcept { return poller_.has_changes() ? 0 : poll_timeout_(); }
+// Until the poll phase has told the kernel about every watched fd (and
+// handed it the ring's requests), waiting on the backend fd from outside
+// could miss events: report 0 (as libuv).
+int loop::backend_timeout() const noexcept {
+  return poller_.has_changes() || before_poll_ != nullptr ? 0 : poll_timeout_();
+}
 
 // ---- hooks ---------------------------------------------------------------
 
@@ -247,6 +251,10 @@ void loop::poll_pass_(int timeout) {
         static_cast<loop*>(self)->dispatch_io_<H>(w, detail::io_error);
       },
       this);
+  if (detail::loop_part* p = before_poll_) {
+    before_poll_ = nullptr;
+    p->before_poll();
+  }
 
   // A jumping manual clock looks for I/O without waiting and, finding none
   // with no request in flight, moves time to the timer poll would wait for.

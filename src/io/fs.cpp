@@ -5,7 +5,8 @@
 // side of every operation is a small function in fs_ops.cpp
 // (io/fs_ops.hpp), which returns a result or a negative errno; execute_()
 // retries the ones interrupted by a signal and stores the result where C
-// programs read uv_fs_t.result. Completion (fs_req::pool_ops_.done) runs
+// programs read uv_fs_t.result. A loop using io_uring hands the operations
+// its ring can do to the kernel instead (io/fs_ring.hpp). Completion (fs_req::pool_ops_.done) runs
 // in the poll phase and is reported to phase hooks as callback_kind::fs.
 
 #include "phaseloop/fs.hpp"
@@ -25,6 +26,7 @@
 
 #include "core/internal.hpp"
 #include "io/fs_ops.hpp"
+#include "io/fs_ring.hpp"
 
 namespace phaseloop {
 
@@ -126,6 +128,10 @@ int fs_req::submit_() noexcept {
     return static_cast<int>(result_);
   }
   in_flight_ = true;
+  if (detail::fs_ring_submit(*loop_, *this)) {
+    detail::loop_seam::started(*loop_, *this, nullptr);
+    return 0;
+  }
   const int r = detail::pool_submit(*loop_, task_, pool_ops_);
   if (r != 0) in_flight_ = false;
   else detail::loop_seam::started(*loop_, *this, nullptr);
@@ -253,6 +259,7 @@ void fs_req::cleanup() noexcept {
 
 int fs_req::cancel() noexcept {
   if (!in_flight_) return errc::busy;
+  if (ring_ != 0) return errc::busy;  // the kernel has it, or soon will
   return detail::pool_cancel(*loop_, task_);
 }
 

@@ -104,12 +104,7 @@ ssize_t write_all(int fd, fs_buf* b, unsigned n, std::int64_t off) noexcept {
 
 // ---- stat family ----------------------------------------------------------
 
-namespace {
-
-// Set once statx turned out to be missing (old kernel, seccomp filter).
-std::atomic<bool> statx_missing{false};
-
-void fill_stat(const struct statx& s, fs_stat& out) noexcept {
+void fill_stat(const struct ::statx& s, fs_stat& out) noexcept {
   out.st_dev = makedev(s.stx_dev_major, s.stx_dev_minor);
   out.st_mode = s.stx_mode;
   out.st_nlink = s.stx_nlink;
@@ -127,6 +122,11 @@ void fill_stat(const struct statx& s, fs_stat& out) noexcept {
   out.st_ctim = {s.stx_ctime.tv_sec, s.stx_ctime.tv_nsec};
   out.st_birthtim = {s.stx_btime.tv_sec, s.stx_btime.tv_nsec};
 }
+
+namespace {
+
+// Set once statx turned out to be missing (old kernel, seccomp filter).
+std::atomic<bool> statx_missing{false};
 
 // Without statx there is no birth time: the change time stands in.
 void fill_stat(const struct stat& s, fs_stat& out) noexcept {

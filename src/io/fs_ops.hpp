@@ -9,6 +9,7 @@
 #pragma once
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <cerrno>
@@ -37,6 +38,9 @@ ssize_t write_all(int fd, fs_buf* b, unsigned n, std::int64_t off) noexcept;
 // ---- stat family, times, temporary files ------------------------------------
 
 enum class stat_of { path, link, fd };
+
+// A statx result as libuv's uv_stat_t.
+void fill_stat(const struct ::statx& s, fs_stat& out) noexcept;
 
 // statx (stat, lstat or fstat where it is missing) into `out`.
 ssize_t stat_any(stat_of what, const char* path, int fd, fs_stat& out) noexcept;

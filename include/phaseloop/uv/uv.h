@@ -174,7 +174,7 @@ typedef enum {
   UV_METRICS_IDLE_TIME = 1   /* start accounting time spent idle in the poll */
 #if UV_VERSION_MINOR >= 49
   ,
-  UV_LOOP_USE_IO_URING_SQPOLL = 2  /* io_uring's polling thread; accepted, no effect */
+  UV_LOOP_USE_IO_URING_SQPOLL = 2  /* file requests through io_uring (no polling thread) */
 # define UV_LOOP_USE_IO_URING_SQPOLL UV_LOOP_USE_IO_URING_SQPOLL
 #endif
 } uv_loop_option;
