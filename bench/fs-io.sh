@@ -16,7 +16,10 @@
 # (sync, 1 and 16 in flight), 4 KiB random reads with 64 in flight from a
 # 64 MiB file in the page cache and from a 1 GiB file dropped from it
 # before each run (every read goes to the device), open+close pairs.
-# The table has each configuration's median rate and the ratios
+# Two tables: requests per second of wall time, and per second of CPU
+# time of the process (all its threads: the pool's, the kernel's io_uring
+# workers, libuv's SQPOLL thread, which spins while it has work). Each has
+# every configuration's median and the ratios
 # pl/1.53 (both on the threadpool), pl+ring/1.53+ring (both on io_uring)
 # and pl+ring/1.53 (phaseloop with io_uring against the newest libuv as it
 # runs by default); > 1 is phaseloop ahead.
@@ -108,7 +111,7 @@ run() {  # CFG TEST
     tail -3 "$log" >&2
     die "$t on $cfg failed (log: $log)"
   fi
-  awk -v t="$t" '$1 == t ":" { gsub(/[()]/, "", $7); print t, $7 }' "$log" | tail -1 >> "$res/$cfg"
+  awk -v t="$t" '$1 == t ":" { gsub(/[()]/, "", $7); gsub(/[()]/, "", $12); print t, $7, $12 }' "$log" | tail -1 >> "$res/$cfg"
 }
 for ((r = 1; r <= rounds; r++)); do
   for t in $tests; do
@@ -117,26 +120,35 @@ for ((r = 1; r <= rounds; r++)); do
   done
 done
 
-median() {  # CFG TEST
-  awk -v t="$2" '$1 == t { print $2 }' "$res/$1" | sort -g |
+median() {  # CFG TEST [COLUMN: 2 ops/s (default), 3 ops per CPU second]
+  awk -v t="$2" -v c="${3:-2}" '$1 == t { print $c }' "$res/$1" | sort -g |
     awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.2f", a / b }'; }
-if [ "$markdown" = 1 ]; then
-  echo "| test (ops/s) | 1.44 | 1.53 | 1.53+ring | pl | pl+ring | pl/1.53 | pl+ring/1.53+ring | pl+ring/1.53 |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-else
-  printf '%-14s %10s %10s %10s %10s %10s %8s %8s %8s\n' test 1.44 1.53 1.53+ring pl pl+ring pl/1.53 ring/ring ring/1.53
-fi
-for t in $tests; do
-  a=$(median 1.44 "$t"); n=$(median 1.53 "$t"); nr=$(median 1.53+ring "$t")
-  p=$(median pl "$t"); pr=$(median pl+ring "$t")
+# table COLUMN TITLE: one table of medians and ratios.
+table() {
+  local col=$1 title=$2 t a n nr p pr
   if [ "$markdown" = 1 ]; then
-    echo "| $t | $a | $n | $nr | $p | $pr | $(ratio "$p" "$n") | $(ratio "$pr" "$nr") | $(ratio "$pr" "$n") |"
+    echo "| $title | 1.44 | 1.53 | 1.53+ring | pl | pl+ring | pl/1.53 | pl+ring/1.53+ring | pl+ring/1.53 |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   else
-    printf '%-14s %10s %10s %10s %10s %10s %8s %8s %8s\n' "$t" "$a" "$n" "$nr" "$p" "$pr" \
-      "$(ratio "$p" "$n")" "$(ratio "$pr" "$nr")" "$(ratio "$pr" "$n")"
+    printf '%-14s %10s %10s %10s %10s %10s %8s %8s %8s\n' "$title" 1.44 1.53 1.53+ring pl pl+ring pl/1.53 ring/ring ring/1.53
   fi
-done
+  for t in $tests; do
+    a=$(median 1.44 "$t" "$col"); n=$(median 1.53 "$t" "$col"); nr=$(median 1.53+ring "$t" "$col")
+    p=$(median pl "$t" "$col"); pr=$(median pl+ring "$t" "$col")
+    if [ "$markdown" = 1 ]; then
+      echo "| $t | $a | $n | $nr | $p | $pr | $(ratio "$p" "$n") | $(ratio "$pr" "$nr") | $(ratio "$pr" "$n") |"
+    else
+      printf '%-14s %10s %10s %10s %10s %10s %8s %8s %8s\n' "$t" "$a" "$n" "$nr" "$p" "$pr" \
+        "$(ratio "$p" "$n")" "$(ratio "$pr" "$nr")" "$(ratio "$pr" "$n")"
+    fi
+  done
+}
+table 2 "ops/s"
 echo
-echo "($rounds interleaved rounds, medians, ops/s; bench/fs_io.c; ratios > 1: phaseloop ahead)"
+# The CPU the process used for them, its threads included (the pool's, the
+# kernel's io_uring workers and libuv's SQPOLL thread).
+table 3 "ops/cpu-s"
+echo
+echo "($rounds interleaved rounds, medians; bench/fs_io.c; ratios > 1: phaseloop ahead)"

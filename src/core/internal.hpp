@@ -23,6 +23,14 @@
 
 namespace phaseloop::detail {
 
+/// $UV_USE_IO_URING as libuv reads it, once per process: -1 when unset,
+/// else its value as atoi reads it (src/core/profile.cpp).
+int uv_use_io_uring_env() noexcept;
+/// $PHASELOOP_IO_URING, read once per process: "on" or "1" puts every loop
+/// left at io_uring_use::automatic on io_uring, "off" or "0" none; unset or
+/// empty: automatic. Another value is reported (once) and ignored.
+io_uring_use phaseloop_io_uring_env() noexcept;
+
 /// State an I/O subsystem keeps per loop -- fs_event's inotify instance,
 /// the resolver's channels, accept's spare descriptor, the running
 /// children -- made on first use by its own file (loop_seam::part<T>) and

@@ -91,6 +91,30 @@ libuv_version process_version() noexcept {
   return v;
 }
 
+namespace detail {
+
+int uv_use_io_uring_env() noexcept {
+  static const int v = [] {
+    const char* s = std::getenv("UV_USE_IO_URING");
+    return s == nullptr ? -1 : std::atoi(s);
+  }();
+  return v;
+}
+
+io_uring_use phaseloop_io_uring_env() noexcept {
+  static const io_uring_use v = [] {
+    const char* s = std::getenv("PHASELOOP_IO_URING");
+    if (s == nullptr || *s == '\0') return io_uring_use::automatic;
+    if (std::strcmp(s, "on") == 0 || std::strcmp(s, "1") == 0) return io_uring_use::on;
+    if (std::strcmp(s, "off") == 0 || std::strcmp(s, "0") == 0) return io_uring_use::off;
+    std::fprintf(stderr, "phaseloop: PHASELOOP_IO_URING=%s is not on, off, 1 or 0; ignored\n", s);
+    return io_uring_use::automatic;
+  }();
+  return v;
+}
+
+}  // namespace detail
+
 // Without the variable a loop made by C++ code takes the newest profile
 // (the C API gives its loops profile_of(process_version()) instead: a libuv
 // program behaves as the libuv it was built for).

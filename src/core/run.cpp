@@ -49,6 +49,17 @@ int loop::run(run_mode mode) {
 
   const bool newest = profile_ != profile::libuv_1_44;
 
+  // libuv batches its epoll_ctl calls through io_uring from 1.45 on when
+  // io_uring is not turned off ($UV_USE_IO_URING=0), from 1.50 on always.
+  // (Nothing a program sees but the ring's descriptor and fewer calls.)
+  {
+    const io_uring_use u = io_uring_use_ != io_uring_use::automatic ? io_uring_use_ : detail::phaseloop_io_uring_env();
+    poller_.set_batching(u == io_uring_use::on ||
+                         (u == io_uring_use::automatic &&
+                          (profile_ >= profile::libuv_1_50 ||
+                           (profile_ >= profile::libuv_1_45 && detail::uv_use_io_uring_env() != 0))));
+  }
+
   // libuv >= 1.45 kept one timers pass before the first iteration of a
   // DEFAULT run, so that code written for the old order still sees due
   // timers first (>= 1.46 skips it when the loop is not alive or stopped).

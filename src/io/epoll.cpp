@@ -1,6 +1,8 @@
 // The Linux poller: epoll. watch() only records what is wanted; flush(),
 // called by the poll phase before it waits, tells the kernel (as libuv
-// defers registration to its poll). Unwatching entirely is immediate.
+// defers registration to its poll), two or more changes in one system
+// call through an io_uring ring when the loop allows it (as libuv >= 1.45
+// does). Unwatching entirely is immediate.
 
 #include <signal.h>
 #include <sys/epoll.h>
@@ -8,8 +10,13 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <new>
 
 #include "phaseloop/detail/poller.hpp"
+
+#if PHASELOOP_HAVE_LIBURING
+#include <liburing.h>
+#endif
 
 namespace phaseloop::detail {
 
@@ -19,6 +26,24 @@ static_assert(unsigned{io_readable} == unsigned{EPOLLIN} && unsigned{io_writable
               unsigned{io_hangup} == unsigned{EPOLLHUP} && unsigned{io_read_hangup} == unsigned{EPOLLRDHUP} &&
               unsigned{io_edge} == unsigned{EPOLLET});
 
+#if PHASELOOP_HAVE_LIBURING
+struct poller::ctl_ring {
+  static constexpr unsigned entries = 64;  // changes per system call
+  io_uring ring;
+};
+#else
+struct poller::ctl_ring {};
+#endif
+
+void poller::drop_ring_() noexcept {
+#if PHASELOOP_HAVE_LIBURING
+  if (ring_ != nullptr) io_uring_queue_exit(&ring_->ring);
+#endif
+  delete ring_;
+  ring_ = nullptr;
+  ring_failed_ = false;
+}
+
 int poller::open() noexcept {
   fd_ = epoll_create1(EPOLL_CLOEXEC);
   return fd_ < 0 ? -errno : 0;
@@ -27,6 +52,7 @@ int poller::open() noexcept {
 void poller::close() noexcept {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
+  drop_ring_();
   count_ = 0;
   changes_.clear();
   queued_ = 0;
@@ -43,6 +69,8 @@ int poller::reopen() noexcept {
   // remove it from the parent's.
   ::close(fd_);
   fd_ = fd;
+  // The ring's memory is shared with the parent too: the child makes its own.
+  drop_ring_();
   for (io_watcher* w : table_)
     if (w != nullptr) w->registered = 0;
   return 0;
@@ -105,12 +133,31 @@ int poller::watch(io_watcher& w, unsigned events) noexcept {
   return 0;
 }
 
+int poller::apply_(io_watcher& w) noexcept {
+  epoll_event e{};
+  e.events = w.wanted;
+  e.data.fd = w.fd;
+  const int op = w.registered != 0 ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+  if (epoll_ctl(fd_, op, w.fd, &e) != 0 && (errno != EEXIST || epoll_ctl(fd_, EPOLL_CTL_MOD, w.fd, &e) != 0))
+    return errno;
+  w.registered = w.wanted;
+  return 0;
+}
+
+void poller::refused_(io_watcher& w, int err, void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
+  table_[static_cast<unsigned>(w.fd)] = nullptr;
+  count_--;
+  w.wanted = w.registered = 0;
+  failed(w, -err, arg);
+}
+
 void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
   // A failure callback may watch or unwatch: what it queues lands past
   // `end` and waits for the next flush. A watcher it queues again whose
   // entry this pass has not reached yet is registered at that entry, as
   // when unwatch() removed entries from the queue.
   if (changes_.empty()) return;
+  if (batching_ && queued_ >= 2 && flush_batched_(failed, arg)) return;
   flushing_ = true;
   const std::size_t end = changes_.size();
   for (std::size_t i = 0; i < end; i++) {
@@ -121,23 +168,123 @@ void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept 
     w->queued_at = -1;
     queued_--;
     if (w->wanted == w->registered) continue;
-    epoll_event e{};
-    e.events = w->wanted;
-    e.data.fd = w->fd;
-    int op = w->registered != 0 ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
-    if (epoll_ctl(fd_, op, w->fd, &e) != 0 &&
-        (errno != EEXIST || epoll_ctl(fd_, EPOLL_CTL_MOD, w->fd, &e) != 0)) {
-      const int err = errno;
-      table_[static_cast<unsigned>(w->fd)] = nullptr;
-      count_--;
-      w->wanted = w->registered = 0;
-      failed(*w, -err, arg);
-      continue;
-    }
-    w->registered = w->wanted;
+    if (const int err = apply_(*w); err != 0) refused_(*w, err, failed, arg);
   }
   flushing_ = false;
   compact_();
+}
+
+// The same walk as flush(), the changes sent in chunks of ctl_ring::entries
+// with one io_uring_enter each (submit, and wait for every completion: the
+// kernel does them at once). The kernel's answers come back per change: an
+// ADD of an fd it already knows is made again as a MOD, one by one, and
+// the watchers it refuses are dropped and reported after their chunk.
+bool poller::flush_batched_(void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
+#if PHASELOOP_HAVE_LIBURING
+  if (ring_ == nullptr) {
+    if (ring_failed_) return false;
+    auto* r = new (std::nothrow) ctl_ring;
+    bool ok = r != nullptr && io_uring_queue_init(ctl_ring::entries, &r->ring, 0) == 0;
+    if (ok) {
+      io_uring_probe* probe = io_uring_get_probe_ring(&r->ring);
+      ok = probe != nullptr && io_uring_opcode_supported(probe, IORING_OP_EPOLL_CTL);
+      if (probe != nullptr) io_uring_free_probe(probe);
+      if (!ok) io_uring_queue_exit(&r->ring);
+    }
+    if (!ok) {
+      delete r;
+      ring_failed_ = true;  // one by one from now on
+      return false;
+    }
+    ring_ = r;
+  }
+  struct change {
+    int fd;
+    int op;
+    epoll_event e;
+  } batch[ctl_ring::entries];
+  unsigned n = 0;
+  // Sends the chunk and waits for its answers; the refused watchers are
+  // reported after. Should the ring fail, it is dropped (its entries with
+  // it) and what it did not answer is made one by one.
+  auto send = [&] {
+    struct refusal {
+      int fd;
+      int err;
+    } refused[ctl_ring::entries];
+    unsigned nrefused = 0;
+    bool answered[ctl_ring::entries] = {};
+    int r;
+    do r = io_uring_submit_and_wait(&ring_->ring, n);
+    while (r == -EINTR);
+    for (unsigned got = 0; r >= 0 && got < n;) {
+      io_uring_cqe* cqe = nullptr;
+      r = io_uring_wait_cqe(&ring_->ring, &cqe);
+      if (r == -EINTR) r = 0;
+      if (r < 0 || cqe == nullptr) continue;
+      const auto i = static_cast<unsigned>(cqe->user_data);
+      const int res = cqe->res;
+      io_uring_cqe_seen(&ring_->ring, cqe);
+      got++;
+      if (i >= n) continue;
+      answered[i] = true;
+      change& c = batch[i];
+      if (res == 0) continue;
+      if (res == -EEXIST && c.op == EPOLL_CTL_ADD && epoll_ctl(fd_, EPOLL_CTL_MOD, c.fd, &c.e) == 0) continue;
+      refused[nrefused++] = {c.fd, res == -EEXIST ? errno : -res};
+    }
+    if (r < 0) {
+      drop_ring_();
+      ring_failed_ = true;
+      for (unsigned i = 0; i < n; i++) {
+        change& c = batch[i];
+        if (answered[i]) continue;
+        if (epoll_ctl(fd_, c.op, c.fd, &c.e) != 0 && (errno != EEXIST || epoll_ctl(fd_, EPOLL_CTL_MOD, c.fd, &c.e) != 0))
+          refused[nrefused++] = {c.fd, errno};
+      }
+    }
+    n = 0;
+    for (unsigned k = 0; k < nrefused; k++) {
+      io_watcher* w = watcher(refused[k].fd);
+      if (w == nullptr || w->registered == 0) continue;  // gone meanwhile
+      refused_(*w, refused[k].err, failed, arg);
+    }
+  };
+  flushing_ = true;
+  const std::size_t end = changes_.size();
+  for (std::size_t i = 0; i < end; i++) {
+    io_watcher* w = watcher(changes_[i]);
+    if (w == nullptr) continue;
+    const int at = w->queued_at;
+    if (at != static_cast<int>(i) && at < static_cast<int>(end)) continue;  // a stale entry
+    w->queued_at = -1;
+    queued_--;
+    if (w->wanted == w->registered) continue;
+    if (ring_ == nullptr) {  // the ring failed during this flush
+      if (const int err = apply_(*w); err != 0) refused_(*w, err, failed, arg);
+      continue;
+    }
+    change& c = batch[n];
+    c.fd = w->fd;
+    c.op = w->registered != 0 ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+    c.e = epoll_event{};
+    c.e.events = w->wanted;
+    c.e.data.fd = w->fd;
+    io_uring_sqe* sqe = io_uring_get_sqe(&ring_->ring);
+    io_uring_prep_epoll_ctl(sqe, fd_, c.fd, c.op, &c.e);
+    sqe->user_data = n;
+    w->registered = w->wanted;  // as the kernel will have it, unless it refuses
+    if (++n == ctl_ring::entries) send();
+  }
+  if (n > 0 && ring_ != nullptr) send();
+  flushing_ = false;
+  compact_();
+  return true;
+#else
+  (void)failed;
+  (void)arg;
+  return false;
+#endif
 }
 
 void poller::unwatch(io_watcher& w, unsigned events) noexcept {

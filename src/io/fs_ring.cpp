@@ -44,44 +44,18 @@ namespace phaseloop {
 
 namespace {
 
-// $UV_USE_IO_URING, read once per process as libuv reads it: unset (-1),
-// else its value as atoi reads it.
-int env_use_io_uring() noexcept {
-  static const int v = [] {
-    const char* s = std::getenv("UV_USE_IO_URING");
-    return s == nullptr ? -1 : std::atoi(s);
-  }();
-  return v;
-}
-
-// $PHASELOOP_IO_URING, read once per process: "on" or "1" puts every loop
-// left at io_uring_use::automatic on io_uring, "off" or "0" keeps all
-// on the threadpool, whatever their profile; unset or empty: the profile
-// decides. Another value is reported (once) and ignored.
-io_uring_use env_phaseloop_io_uring() noexcept {
-  static const io_uring_use v = [] {
-    const char* s = std::getenv("PHASELOOP_IO_URING");
-    if (s == nullptr || *s == '\0') return io_uring_use::automatic;
-    if (std::strcmp(s, "on") == 0 || std::strcmp(s, "1") == 0) return io_uring_use::on;
-    if (std::strcmp(s, "off") == 0 || std::strcmp(s, "0") == 0) return io_uring_use::off;
-    std::fprintf(stderr, "phaseloop: PHASELOOP_IO_URING=%s is not on, off, 1 or 0; ignored\n", s);
-    return io_uring_use::automatic;
-  }();
-  return v;
-}
-
 // Whether loop `l` sends its file requests to a ring (types.hpp,
 // io_uring_use::automatic, has the rules per profile).
 bool wants_ring(const loop& l) noexcept {
   const bool asked = l.io_uring_asked();
   io_uring_use use = l.io_uring();
-  if (use == io_uring_use::automatic) use = env_phaseloop_io_uring();
+  if (use == io_uring_use::automatic) use = detail::phaseloop_io_uring_env();
   switch (use) {
     case io_uring_use::on: return true;
     case io_uring_use::off: return false;
     case io_uring_use::automatic: break;
   }
-  const int env = env_use_io_uring();
+  const int env = detail::uv_use_io_uring_env();
   const profile p = l.order();
   if (p < profile::libuv_1_45) return false;
   if (p <= profile::libuv_1_48) return env != 0;

@@ -1,9 +1,11 @@
 #!/bin/sh
-# Which loops do their file requests through io_uring (docs/io_uring.md):
-# a program built against phaseloop's uv.h, and one built against Debian's
-# libuv running on the drop-in libuv.so.1, make a few file requests and
-# count the io_uring descriptors they hold (links to anon_inode:[io_uring]
-# in /proc/self/fd), under each profile with and without
+# Which loops use io_uring (docs/io_uring.md): a program built against
+# phaseloop's uv.h, and one built against Debian's libuv running on the
+# drop-in libuv.so.1, watch two pipes (two registrations in one poll: a
+# batch) and make a few file requests, then count the io_uring instances
+# they hold (links to anon_inode:[io_uring] in /proc/self/fd), told apart
+# by their size in /proc/self/fdinfo: the file ring (256 entries) and the
+# poller's epoll_ctl ring (64). Under each profile, with and without
 # uv_loop_configure(UV_LOOP_USE_IO_URING_SQPOLL), $UV_USE_IO_URING and
 # $PHASELOOP_IO_URING. The requests' results must be right either way.
 #
@@ -41,27 +43,42 @@ static void on_stat(uv_fs_t* r) {
   uv_fs_req_cleanup(r);
 }
 
-/* The io_uring instances this process holds. */
-static int rings(void) {
+/* The io_uring instances this process holds whose submission queue has
+ * `entries` entries. */
+static int rings(unsigned entries) {
   DIR* d = opendir("/proc/self/fd");
   struct dirent* e;
-  char path[300], target[64];
+  char path[300], target[64], line[128];
   int n = 0;
   while (d != NULL && (e = readdir(d)) != NULL) {
     ssize_t len;
+    FILE* info;
+    unsigned mask = 0;
     snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
     len = readlink(path, target, sizeof target - 1);
     if (len <= 0) continue;
     target[len] = '\0';
-    if (strcmp(target, "anon_inode:[io_uring]") == 0) n++;
+    if (strcmp(target, "anon_inode:[io_uring]") != 0) continue;
+    snprintf(path, sizeof path, "/proc/self/fdinfo/%s", e->d_name);
+    info = fopen(path, "r");
+    while (info != NULL && fgets(line, sizeof line, info) != NULL)
+      if (sscanf(line, "SqMask: %x", &mask) == 1) break;
+    if (info != NULL) fclose(info);
+    if (mask + 1 == entries) n++;
   }
   if (d != NULL) closedir(d);
   return n;
 }
 
+static void on_poll(uv_poll_t* h, int status, int events) {
+  (void) h, (void) status, (void) events;
+}
+
 int main(int argc, char** argv) {
   uv_loop_t loop;
   uv_fs_t st, wr;
+  uv_poll_t polls[2];
+  int pipes[2][2], i;
   uv_buf_t b = uv_buf_init(text, strlen(text));
   if (uv_loop_init(&loop) != 0) return 2;
   if (argc > 2 && strcmp(argv[2], "ask") == 0) {
@@ -71,12 +88,20 @@ int main(int argc, char** argv) {
     return 3;
 #endif
   }
+  /* Two fds to register in one poll phase: a batch, where batching is on. */
+  for (i = 0; i < 2; i++) {
+    if (pipe(pipes[i]) != 0 || uv_poll_init(&loop, &polls[i], pipes[i][0]) != 0) return 4;
+    if (uv_poll_start(&polls[i], UV_READABLE, on_poll) != 0) return 4;
+  }
+  uv_run(&loop, UV_RUN_NOWAIT);
+  for (i = 0; i < 2; i++) uv_close((uv_handle_t*) &polls[i], NULL);
+  uv_run(&loop, UV_RUN_NOWAIT);
   fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) return 4;
   uv_fs_stat(&loop, &st, argv[1], on_stat);
   uv_fs_write(&loop, &wr, fd, &b, 1, 0, on_write);
   uv_run(&loop, UV_RUN_DEFAULT);
-  printf("rings %d done %d\n", rings(), done);
+  printf("fs %d ctl %d done %d\n", rings(256), rings(64), done);
   close(fd);
   return uv_loop_close(&loop) == 0 && done == 3 ? 0 : 5;
 }
@@ -86,15 +111,16 @@ ${CC:-cc} $DIFF_PL_CFLAGS -UPHASELOOP_UV_VERSION_MINOR -DPHASELOOP_UV_VERSION_MI
   -UPHASELOOP_UV_VERSION_PATCH -DPHASELOOP_UV_VERSION_PATCH=0 "$tmp/probe.c" -o "$tmp/pl" $DIFF_PL_LIBS ||
   { echo "FAIL: the probe does not build against phaseloop"; exit 1; }
 
-# expect WANT RINGS PROGRAM ASK ENV...: the program, run with ENV (and the
-# loop configured when ASK is "ask"), holds RINGS io_uring instances.
+# expect FS CTL PROGRAM ASK ENV...: the program, run with ENV (and the
+# loop configured when ASK is "ask"), holds FS file rings and CTL epoll_ctl
+# rings.
 expect() {
-  want=$1 prog=$2 ask=$3
-  shift 3
+  want="fs $1 ctl $2" prog=$3 ask=$4
+  shift 4
   out=$(env -u UV_USE_IO_URING -u PHASELOOP_IO_URING "$@" "$prog" "$tmp/file" "$ask" 2> "$tmp/err")
   rc=$?
-  if [ $rc -ne 0 ] || [ "$out" != "rings $want done 3" ]; then
-    echo "FAIL: $* $(basename "$prog") $ask: exit $rc, '$out' (want 'rings $want done 3')"
+  if [ $rc -ne 0 ] || [ "$out" != "$want done 3" ]; then
+    echo "FAIL: $* $(basename "$prog") $ask: exit $rc, '$out' (want '$want done 3')"
     cat "$tmp/err"
     status=1
     return
@@ -102,30 +128,33 @@ expect() {
   echo "ok: $* $(basename "$prog") $ask: $out"
 }
 
-# The profiles, as each libuv version does it.
-expect 0 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.44.2
-expect 0 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.44.2 UV_USE_IO_URING=1
-expect 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.45.0
-expect 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.48.0
-expect 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.48.0 UV_USE_IO_URING=1
-expect 0 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.48.0 UV_USE_IO_URING=0
-expect 0 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.49.0
-expect 1 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.49.0
-expect 0 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.49.0 UV_USE_IO_URING=0
-expect 0 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.50.0
-expect 1 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.50.0 UV_USE_IO_URING=1
-expect 1 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.50.0 UV_USE_IO_URING=2
-expect 0 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.50.0 UV_USE_IO_URING=-1
-expect 0 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.50.0 UV_USE_IO_URING=1
-expect 0 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.53.0 UV_USE_IO_URING=1
-expect 1 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.53.0 UV_USE_IO_URING=1
+# The profiles, as each libuv version does it: the epoll_ctl ring from
+# 1.45 unless UV_USE_IO_URING is 0, from 1.50 always; the file ring from
+# 1.45 to 1.48 unless UV_USE_IO_URING is 0, from 1.49 when asked for.
+expect 0 0 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.44.2
+expect 0 0 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.44.2 UV_USE_IO_URING=1
+expect 1 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.45.0
+expect 1 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.48.0
+expect 1 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.48.0 UV_USE_IO_URING=1
+expect 0 0 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.48.0 UV_USE_IO_URING=0
+expect 0 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.49.0
+expect 1 1 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.49.0
+expect 0 0 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.49.0 UV_USE_IO_URING=0
+expect 0 1 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.50.0
+expect 1 1 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.50.0 UV_USE_IO_URING=1
+expect 1 1 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.50.0 UV_USE_IO_URING=2
+expect 0 1 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.50.0 UV_USE_IO_URING=-1
+expect 0 1 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.50.0 UV_USE_IO_URING=0
+expect 0 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.50.0 UV_USE_IO_URING=1
+expect 0 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.53.0 UV_USE_IO_URING=1
+expect 1 1 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.53.0 UV_USE_IO_URING=1
 # phaseloop's own switch, over any profile.
-expect 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.44.2 PHASELOOP_IO_URING=on
-expect 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.53.0 PHASELOOP_IO_URING=1
-expect 0 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.48.0 PHASELOOP_IO_URING=off
-expect 0 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.53.0 UV_USE_IO_URING=1 PHASELOOP_IO_URING=0
+expect 1 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.44.2 PHASELOOP_IO_URING=on
+expect 1 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.53.0 PHASELOOP_IO_URING=1
+expect 0 0 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.48.0 PHASELOOP_IO_URING=off
+expect 0 0 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.53.0 UV_USE_IO_URING=1 PHASELOOP_IO_URING=0
 # A value that is neither is reported and ignored.
-expect 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.48.0 PHASELOOP_IO_URING=maybe
+expect 1 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.48.0 PHASELOOP_IO_URING=maybe
 if ! grep -q "PHASELOOP_IO_URING=maybe is not on, off, 1 or 0; ignored" "$tmp/err"; then
   echo "FAIL: PHASELOOP_IO_URING=maybe was not reported"; status=1
 fi
@@ -134,11 +163,11 @@ fi
 if [ -n "${DIFF_REF_CFLAGS+set}" ] && [ -f "${DIFF_DROPIN_DIR:-/nonexistent}/libuv.so.1" ]; then
   ${CC:-cc} $DIFF_REF_CFLAGS "$tmp/probe.c" -o "$tmp/ref" $DIFF_REF_LIBS ||
     { echo "FAIL: the probe does not build against libuv"; exit 1; }
-  expect 0 "$tmp/ref" no LD_LIBRARY_PATH="$DIFF_DROPIN_DIR"
-  expect 1 "$tmp/ref" no LD_LIBRARY_PATH="$DIFF_DROPIN_DIR" PHASELOOP_IO_URING=on
-  expect 1 "$tmp/ref" no LD_LIBRARY_PATH="$DIFF_DROPIN_DIR" PHASELOOP_PROFILE=libuv-1.48.0
+  expect 0 0 "$tmp/ref" no LD_LIBRARY_PATH="$DIFF_DROPIN_DIR"
+  expect 1 1 "$tmp/ref" no LD_LIBRARY_PATH="$DIFF_DROPIN_DIR" PHASELOOP_IO_URING=on
+  expect 1 1 "$tmp/ref" no LD_LIBRARY_PATH="$DIFF_DROPIN_DIR" PHASELOOP_PROFILE=libuv-1.48.0
   # Debian's libuv 1.44 itself has no io_uring.
-  expect 0 "$tmp/ref" no PHASELOOP_IO_URING=on
+  expect 0 0 "$tmp/ref" no PHASELOOP_IO_URING=on
 else
   echo "FAIL: no reference libuv or drop-in to run the unmodified program on"
   status=1

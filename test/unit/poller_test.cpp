@@ -7,6 +7,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -259,3 +262,73 @@ TEST(poller, fd_taken_over_without_unwatch_leaves_no_pending_change) {
 }
 
 }  // namespace
+
+// Batched registration (set_batching, as libuv >= 1.45 batches epoll_ctl
+// through io_uring): many changes in one flush reach the kernel -- adds,
+// then modifications -- and one the kernel refuses (a regular file, which
+// epoll cannot watch) is reported alone, with its errno, the others
+// registered. The same script one by one gives the same answers.
+struct refusal_log {
+  std::vector<std::pair<int, int>> refused;  // fd, error
+  static void cb(io_watcher& w, int err, void* self) {
+    static_cast<refusal_log*>(self)->refused.emplace_back(w.fd, err);
+  }
+};
+
+void batched_script(bool batching, bool* ring_used) {
+  poller p;
+  ASSERT_EQ(p.open(), 0);
+  p.set_batching(batching);
+  constexpr int n = 100;  // more than one chunk of the ring (64)
+  std::vector<socket_pair> pairs(n);
+  std::vector<io_watcher> ws(n);
+  for (int i = 0; i < n; i++) {
+    ws[i].fd = pairs[i].fd[0];
+    ASSERT_EQ(p.watch(ws[i], io_readable), 0);
+  }
+  // A regular file in the middle of the batch: EPERM from epoll.
+  FILE* f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  io_watcher wf;
+  wf.fd = fileno(f);
+  ASSERT_EQ(p.watch(wf, io_readable), 0);
+  refusal_log log;
+  p.flush(refusal_log::cb, &log);
+  ASSERT_EQ(log.refused.size(), 1u);
+  EXPECT_EQ(log.refused[0].first, wf.fd);
+  EXPECT_EQ(log.refused[0].second, -EPERM);
+  EXPECT_EQ(p.watcher(wf.fd), nullptr);
+  EXPECT_EQ(p.count(), static_cast<unsigned>(n));
+  *ring_used = p.batching_ready();
+
+  // Every watched fd reports: all were registered.
+  for (int i = 0; i < n; i++) ASSERT_EQ(::write(pairs[i].fd[1], "x", 1), 1);
+  io_event events[256];
+  EXPECT_EQ(p.wait(1000, events, 256, false), n);
+  p.end_batch();
+
+  // Modifications in a batch: every fd now also watched for writing.
+  for (int i = 0; i < n; i++) ASSERT_EQ(p.watch(ws[i], phaseloop::detail::io_writable), 0);
+  EXPECT_TRUE(p.has_changes());
+  p.flush(refusal_log::cb, &log);
+  EXPECT_EQ(log.refused.size(), 1u);
+  EXPECT_FALSE(p.has_changes());
+  const int got = p.wait(1000, events, 256, false);
+  EXPECT_EQ(got, n);
+  for (int i = 0; i < got; i++) EXPECT_NE(events[i].events & phaseloop::detail::io_writable, 0u);
+  p.end_batch();
+  for (io_watcher& w : ws) p.unwatch(w, io_readable | phaseloop::detail::io_writable);
+  EXPECT_EQ(p.count(), 0u);
+  std::fclose(f);
+  p.close();
+}
+
+TEST(poller, batched_registration_gives_the_answers_of_one_by_one) {
+  bool ring = true;
+  batched_script(false, &ring);
+  EXPECT_FALSE(ring);
+#if PHASELOOP_HAVE_LIBURING
+  batched_script(true, &ring);
+  EXPECT_TRUE(ring) << "no io_uring ring for the batch";
+#endif
+}

@@ -82,6 +82,13 @@ class poller {
   /// Tells the kernel about queued watch() calls. A watcher the kernel
   /// refuses is dropped and reported through `failed` (with its errno).
   void flush(void (*failed)(io_watcher&, int err, void* arg), void* arg) noexcept;
+  /// Lets flush() hand two or more epoll_ctl calls to the kernel in one
+  /// system call, through an io_uring ring of the poller's own (made on
+  /// first use), as libuv >= 1.45 batches them; without liburing, or when
+  /// the ring cannot be made, flush() makes the calls one by one.
+  void set_batching(bool on) noexcept { batching_ = on; }
+  /// True once flush() has a working ring for its batches.
+  bool batching_ready() const noexcept { return ring_ != nullptr; }
   /// Removes `events`; with none left, the fd is no longer watched. O(1).
   void unwatch(io_watcher& w, unsigned events) noexcept;
   /// The watcher registered for `fd`, or nullptr.
@@ -117,6 +124,17 @@ class poller {
   bool flushing_ = false;   // flush() is walking changes_: no compaction
   int queue_(io_watcher& w) noexcept;
   void compact_() noexcept;
+  // One registration change now; errno's value when the kernel refuses.
+  int apply_(io_watcher& w) noexcept;
+  // Drops `w` after the kernel refused it, then tells `failed`.
+  void refused_(io_watcher& w, int err, void (*failed)(io_watcher&, int, void*), void* arg) noexcept;
+  // flush() through the ring: false when there is no ring to use.
+  bool flush_batched_(void (*failed)(io_watcher&, int, void*), void* arg) noexcept;
+  void drop_ring_() noexcept;
+  struct ctl_ring;             // epoll.cpp
+  ctl_ring* ring_ = nullptr;   // made by the first batch
+  bool batching_ = false;
+  bool ring_failed_ = false;   // the ring could not be made: one by one
   io_event* batch_ = nullptr;
   int batch_n_ = 0;
   bool batch_scan_ = false;  // the batch holds an fd twice: scan it instead
