@@ -11,6 +11,8 @@
 #                ring and kernel polling thread)
 #   pl           phaseloop behaving as 1.53 (threadpool, as 1.53 by default)
 #   pl+ring      phaseloop asked the same way (its ring, docs/io_uring.md)
+#   pl+sqpoll    the same with PHASELOOP_IO_URING=sqpoll: phaseloop's ring
+#                polled by a kernel thread, as libuv's is
 #
 # The tests are fs_io.c's: stat the way libuv's benchmark-fs-stat.c does
 # (sync, 1 and 16 in flight), 4 KiB random reads with 64 in flight from a
@@ -20,9 +22,10 @@
 # time of the process (all its threads: the pool's, the kernel's io_uring
 # workers, libuv's SQPOLL thread, which spins while it has work). Each has
 # every configuration's median and the ratios
-# pl/1.53 (both on the threadpool), pl+ring/1.53+ring (both on io_uring)
-# and pl+ring/1.53 (phaseloop with io_uring against the newest libuv as it
-# runs by default); > 1 is phaseloop ahead.
+# pl/1.53 (both on the threadpool), pl+ring/1.53+ring (r/r: both on
+# io_uring), pl+sqpoll/1.53+ring (sq/r: both on a polled ring) and
+# pl+ring/1.53 (r/1.53: phaseloop with io_uring against the newest libuv as
+# it runs by default); > 1 is phaseloop ahead.
 #
 # usage: bench/fs-io.sh BUILD [-r N] [--markdown] [TEST...]
 # Environment: CC, FS_IO_DIR (where the files go; default BUILD/bench/fs-io,
@@ -90,7 +93,7 @@ make_file "$dir/cold" 1024
 res=$out/results
 rm -rf "$res"
 mkdir -p "$res"
-configs="1.44 1.53 1.53+ring pl pl+ring"
+configs="1.44 1.53 1.53+ring pl pl+ring pl+sqpoll"
 run() {  # CFG TEST
   local cfg=$1 t=$2 bin envs="" file log
   case $cfg in
@@ -99,6 +102,7 @@ run() {  # CFG TEST
     1.53+ring) bin=$out/fs_io-1.53; envs="FS_IO_RING=1 UV_USE_IO_URING=1" ;;
     pl) bin=$out/fs_io-pl; envs="PHASELOOP_PROFILE=libuv-1.53.0" ;;
     pl+ring) bin=$out/fs_io-pl; envs="PHASELOOP_PROFILE=libuv-1.53.0 FS_IO_RING=1 UV_USE_IO_URING=1" ;;
+    pl+sqpoll) bin=$out/fs_io-pl; envs="PHASELOOP_PROFILE=libuv-1.53.0 PHASELOOP_IO_URING=sqpoll" ;;
   esac
   case $t in
     read_hot_*) file=$dir/hot ;;
@@ -127,21 +131,22 @@ median() {  # CFG TEST [COLUMN: 2 ops/s (default), 3 ops per CPU second]
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 # table COLUMN TITLE: one table of medians and ratios.
 table() {
-  local col=$1 title=$2 t a n nr p pr
+  local col=$1 title=$2 t a n nr p pr ps
   if [ "$markdown" = 1 ]; then
-    echo "| $title | 1.44 | 1.53 | 1.53+ring | pl | pl+ring | pl/1.53 | pl+ring/1.53+ring | pl+ring/1.53 |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "| $title | 1.44 | 1.53 | 1.53+ring | pl | pl+ring | pl+sqpoll | pl/1.53 | pl+ring/1.53+ring | pl+sqpoll/1.53+ring | pl+ring/1.53 |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   else
-    printf '%-14s %10s %10s %10s %10s %10s %8s %8s %8s\n' "$title" 1.44 1.53 1.53+ring pl pl+ring pl/1.53 ring/ring ring/1.53
+    printf '%-14s %9s %9s %9s %9s %9s %9s %7s %7s %7s %7s\n' "$title" 1.44 1.53 1.53+ring pl pl+ring pl+sqpoll \
+      pl/1.53 r/r sq/r r/1.53
   fi
   for t in $tests; do
     a=$(median 1.44 "$t" "$col"); n=$(median 1.53 "$t" "$col"); nr=$(median 1.53+ring "$t" "$col")
-    p=$(median pl "$t" "$col"); pr=$(median pl+ring "$t" "$col")
+    p=$(median pl "$t" "$col"); pr=$(median pl+ring "$t" "$col"); ps=$(median pl+sqpoll "$t" "$col")
     if [ "$markdown" = 1 ]; then
-      echo "| $t | $a | $n | $nr | $p | $pr | $(ratio "$p" "$n") | $(ratio "$pr" "$nr") | $(ratio "$pr" "$n") |"
+      echo "| $t | $a | $n | $nr | $p | $pr | $ps | $(ratio "$p" "$n") | $(ratio "$pr" "$nr") | $(ratio "$ps" "$nr") | $(ratio "$pr" "$n") |"
     else
-      printf '%-14s %10s %10s %10s %10s %10s %8s %8s %8s\n' "$t" "$a" "$n" "$nr" "$p" "$pr" \
-        "$(ratio "$p" "$n")" "$(ratio "$pr" "$nr")" "$(ratio "$pr" "$n")"
+      printf '%-14s %9s %9s %9s %9s %9s %9s %7s %7s %7s %7s\n' "$t" "$a" "$n" "$nr" "$p" "$pr" "$ps" \
+        "$(ratio "$p" "$n")" "$(ratio "$pr" "$nr")" "$(ratio "$ps" "$nr")" "$(ratio "$pr" "$n")"
     fi
   done
 }

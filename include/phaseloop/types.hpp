@@ -177,6 +177,12 @@ enum class io_uring_use : std::uint8_t {
   on = 1,
   /// Never: the threadpool.
   off = 2,
+  /// As `on`, with the ring polled by a kernel thread (IORING_SETUP_SQPOLL,
+  /// idle after 10 ms, as libuv's ring): lower latency for requests the
+  /// kernel hands to its workers (stat), for a thread that spins while
+  /// requests come; slower for reads and opens the kernel does at once.
+  /// bench/fs-io.sh measures both.
+  sqpoll = 3,
 };
 
 /// The phases of one loop iteration, in the order libuv >= 1.45 runs them

@@ -27,8 +27,9 @@ namespace phaseloop::detail {
 /// else its value as atoi reads it (src/core/profile.cpp).
 int uv_use_io_uring_env() noexcept;
 /// $PHASELOOP_IO_URING, read once per process: "on" or "1" puts every loop
-/// left at io_uring_use::automatic on io_uring, "off" or "0" none; unset or
-/// empty: automatic. Another value is reported (once) and ignored.
+/// left at io_uring_use::automatic on io_uring, "sqpoll" on a polled ring,
+/// "off" or "0" none; unset or empty: automatic. Another value is reported
+/// (once) and ignored.
 io_uring_use phaseloop_io_uring_env() noexcept;
 
 /// State an I/O subsystem keeps per loop -- fs_event's inotify instance,
@@ -128,6 +129,12 @@ struct loop_seam {
     T* made = new (std::nothrow) T(l);
     if (made != nullptr) attach(l, *made, &T::tag);
     return made;
+  }
+  /// Makes `p`, a part of type T made by the caller with new, the loop's
+  /// (for a part whose constructor takes more than the loop).
+  template <class T>
+  static void adopt(loop& l, T& p) noexcept {
+    attach(l, p, &T::tag);
   }
   /// Destroys the loop's part of type T now (nothing if there is none).
   template <class T>

@@ -107,7 +107,8 @@ io_uring_use phaseloop_io_uring_env() noexcept {
     if (s == nullptr || *s == '\0') return io_uring_use::automatic;
     if (std::strcmp(s, "on") == 0 || std::strcmp(s, "1") == 0) return io_uring_use::on;
     if (std::strcmp(s, "off") == 0 || std::strcmp(s, "0") == 0) return io_uring_use::off;
-    std::fprintf(stderr, "phaseloop: PHASELOOP_IO_URING=%s is not on, off, 1 or 0; ignored\n", s);
+    if (std::strcmp(s, "sqpoll") == 0) return io_uring_use::sqpoll;
+    std::fprintf(stderr, "phaseloop: PHASELOOP_IO_URING=%s is not on, off, sqpoll, 1 or 0; ignored\n", s);
     return io_uring_use::automatic;
   }();
   return v;

@@ -54,7 +54,7 @@ int loop::run(run_mode mode) {
   // (Nothing a program sees but the ring's descriptor and fewer calls.)
   {
     const io_uring_use u = io_uring_use_ != io_uring_use::automatic ? io_uring_use_ : detail::phaseloop_io_uring_env();
-    poller_.set_batching(u == io_uring_use::on ||
+    poller_.set_batching(u == io_uring_use::on || u == io_uring_use::sqpoll ||
                          (u == io_uring_use::automatic &&
                           (profile_ >= profile::libuv_1_50 ||
                            (profile_ >= profile::libuv_1_45 && detail::uv_use_io_uring_env() != 0))));

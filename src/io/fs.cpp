@@ -149,7 +149,7 @@ void fs_req::execute_() noexcept {
   do {
     r = dispatch_();
   } while (r == -EINTR && retry);
-  if (fs_type_ == fs_type::read || fs_type_ == fs_type::write) release_bufs_();
+  if (bufs_ != nullptr) release_bufs_();  // read and write's
   result_ = r;
   if (r == 0 && (fs_type_ == fs_type::stat || fs_type_ == fs_type::lstat || fs_type_ == fs_type::fstat))
     ptr_ = &statbuf_;
@@ -230,7 +230,9 @@ void fs_req::cleanup() noexcept {
   owns_path_ = false;
   path_ = nullptr;
   new_path_ = nullptr;
-  if (ptr_ != nullptr) {
+  if (ptr_ == &statbuf_) {  // a stat's result: nothing to free
+    ptr_ = nullptr;
+  } else if (ptr_ != nullptr) {
     switch (fs_type_) {
       case fs_type::scandir: {
         // Entries before the last one scandir_next returned are freed.
@@ -249,12 +251,12 @@ void fs_req::cleanup() noexcept {
       case fs_type::closedir:  // not closed (canceled): still the caller's
         break;
       default:
-        if (ptr_ != &statbuf_) std::free(ptr_);
+        std::free(ptr_);
         break;
     }
     ptr_ = nullptr;
   }
-  release_bufs_();
+  if (bufs_ != nullptr) release_bufs_();
 }
 
 int fs_req::cancel() noexcept {

@@ -44,23 +44,25 @@ namespace phaseloop {
 
 namespace {
 
-// Whether loop `l` sends its file requests to a ring (types.hpp,
-// io_uring_use::automatic, has the rules per profile).
-bool wants_ring(const loop& l) noexcept {
+// Whether the profile of loop `l` uses io_uring for file requests
+// (types.hpp, io_uring_use::automatic, has the rules).
+bool wanted_by_profile(const loop& l) noexcept {
   const bool asked = l.io_uring_asked();
-  io_uring_use use = l.io_uring();
-  if (use == io_uring_use::automatic) use = detail::phaseloop_io_uring_env();
-  switch (use) {
-    case io_uring_use::on: return true;
-    case io_uring_use::off: return false;
-    case io_uring_use::automatic: break;
-  }
   const int env = detail::uv_use_io_uring_env();
   const profile p = l.order();
   if (p < profile::libuv_1_45) return false;
   if (p <= profile::libuv_1_48) return env != 0;
   if (p == profile::libuv_1_49) return asked && env != 0;
   return asked && env > 0;
+}
+
+// How loop `l` does its file requests: io_uring_use::off (the
+// threadpool), on or sqpoll.
+io_uring_use ring_use(const loop& l) noexcept {
+  io_uring_use use = l.io_uring();
+  if (use == io_uring_use::automatic) use = detail::phaseloop_io_uring_env();
+  if (use != io_uring_use::automatic) return use;
+  return wanted_by_profile(l) ? io_uring_use::on : io_uring_use::off;
 }
 
 }  // namespace
@@ -87,10 +89,11 @@ struct fs_ring final : loop_part {
   unsigned unsent_n = 0;
   bool reaping = false;         // on_ready is running callbacks
 
-  explicit fs_ring(loop& l) noexcept : loop_part(l) {
+  explicit fs_ring(loop& l, bool sqpoll) noexcept : loop_part(l), polled(sqpoll) {
     watcher.cb = &fs_ring::on_ready;
     ready = open_() == 0;
   }
+  const bool polled;  // a kernel thread polls the submission queue
   ~fs_ring() override { close_(); }
 
   static fs_ring& of(io_watcher& w) noexcept {
@@ -108,6 +111,10 @@ struct fs_ring final : loop_part {
 
   int open_() noexcept {
     io_uring_params params{};
+    if (polled) {
+      params.flags |= IORING_SETUP_SQPOLL;
+      params.sq_thread_idle = 10;  // ms, as libuv's
+    }
     // Room for twice as many completions as submissions (the kernel's
     // default); submit() never lets more than that be in flight.
     if (int r = io_uring_queue_init_params(entries, &ring, &params); r < 0) return r;
@@ -409,8 +416,14 @@ struct fs_ring final : loop_part {
 const char fs_ring::tag = 0;
 
 bool fs_ring_submit(loop& l, fs_req& r) noexcept {
-  if (!wants_ring(l)) return false;
-  fs_ring* ring = loop_seam::part<fs_ring>(l);
+  const io_uring_use use = ring_use(l);
+  if (use == io_uring_use::off) return false;
+  fs_ring* ring = loop_seam::find<fs_ring>(l);
+  if (ring == nullptr) {
+    ring = new (std::nothrow) fs_ring(l, use == io_uring_use::sqpoll);
+    if (ring == nullptr) return false;
+    loop_seam::adopt(l, *ring);
+  }
   if (ring == nullptr || !ring->ready) return false;
   return ring->start(r);
 }
@@ -426,7 +439,7 @@ bool loop::io_uring_ready() const noexcept {
 
 namespace detail {
 bool fs_ring_submit(loop& l, fs_req&) noexcept {
-  (void)wants_ring(l);
+  (void)ring_use(l);
   return false;
 }
 }  // namespace detail

@@ -152,10 +152,11 @@ expect 1 1 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.53.0 UV_USE_IO_URING=1
 expect 1 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.44.2 PHASELOOP_IO_URING=on
 expect 1 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.53.0 PHASELOOP_IO_URING=1
 expect 0 0 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.48.0 PHASELOOP_IO_URING=off
+expect 1 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.44.2 PHASELOOP_IO_URING=sqpoll
 expect 0 0 "$tmp/pl" ask PHASELOOP_PROFILE=libuv-1.53.0 UV_USE_IO_URING=1 PHASELOOP_IO_URING=0
 # A value that is neither is reported and ignored.
 expect 1 1 "$tmp/pl" no PHASELOOP_PROFILE=libuv-1.48.0 PHASELOOP_IO_URING=maybe
-if ! grep -q "PHASELOOP_IO_URING=maybe is not on, off, 1 or 0; ignored" "$tmp/err"; then
+if ! grep -q "PHASELOOP_IO_URING=maybe is not on, off, sqpoll, 1 or 0; ignored" "$tmp/err"; then
   echo "FAIL: PHASELOOP_IO_URING=maybe was not reported"; status=1
 fi
 

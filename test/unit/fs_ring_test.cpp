@@ -262,6 +262,15 @@ TEST_F(fs_ring, every_operation_gives_the_threadpools_results) {
   // Every callback ran in the poll phase, on both.
   for (pl::phase p : phases_on) EXPECT_EQ(p, pl::phase::poll);
   EXPECT_EQ(phases_on.size(), phases_off.size());
+
+  // The same on a ring polled by a kernel thread.
+  int pool_jobs_sq = 0;
+  bool ring_sq = false;
+  std::vector<pl::phase> phases_sq;
+  const std::string sq = run_all_operations(dir_, pl::io_uring_use::sqpoll, &pool_jobs_sq, &ring_sq, &phases_sq);
+  EXPECT_EQ(sq, off);
+  EXPECT_TRUE(ring_sq);
+  EXPECT_EQ(pool_jobs_sq, pool_jobs_on);
 }
 
 struct counted {
