@@ -41,7 +41,8 @@ for ((i = 0; i < rounds; i++)); do
   "$pl" run --mode=node11 "$js" | rate >>"$out/pl-node11"
 done
 
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
+. "$(dirname "$0")/lib.sh"
+median() { median_of < "$1"; }
 row() {  # label file
   [ -s "$out/$2" ] || return 0
   if [ "$markdown" = 1 ]; then printf '| %s | %s |\n' "$1" "$(median "$out/$2")"

@@ -34,6 +34,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+. "$here/lib.sh"
 usage="usage: bench/fs-io.sh BUILD [-r N] [--markdown] [TEST...]"
 all_tests="stat_sync stat_1 stat_16 read_hot_64 read_cold_64 open_close_16"
 rounds=3
@@ -125,10 +126,8 @@ for ((r = 1; r <= rounds; r++)); do
 done
 
 median() {  # CFG TEST [COLUMN: 2 ops/s (default), 3 ops per CPU second]
-  awk -v t="$2" -v c="${3:-2}" '$1 == t { print $c }' "$res/$1" | sort -g |
-    awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+  awk -v t="$2" -v c="${3:-2}" '$1 == t { print $c }' "$res/$1" | median_of
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 # table COLUMN TITLE: one table of medians and ratios.
 table() {
   local col=$1 title=$2 t a n nr p pr ps

@@ -17,7 +17,14 @@
 # the table shows the median of the rounds for each and the ratios
 # phaseloop / libuv (> 1: phaseloop ahead).
 #
-# usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--list] [NAME...]
+# With --callgrind, each benchmark instead runs once per configuration
+# under callgrind (valgrind --trace-children=yes: the runner forks the
+# benchmark and its helpers) and the table has the instructions executed
+# by all those processes, and the ratios libuv / phaseloop (> 1: phaseloop
+# executes fewer). Only for benchmarks that do a fixed amount of work
+# (callgrind_names below); the others run for a fixed time.
+#
+# usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind] [--list] [NAME...]
 #   BUILD       a phaseloop build tree (configured with --with-reference-libuv
 #               or not; the drop-in and libphaseloop.so must be built)
 #   -r N        rounds (default 3)
@@ -32,7 +39,12 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-usage="usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--list] [NAME...]"
+. "$here/lib.sh"
+usage="usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind] [--list] [NAME...]"
+# The benchmarks whose work is fixed (a count, not a duration).
+callgrind_names="loop_count million_timers async1 async2 async4 async8 async_pummel_1 async_pummel_2
+  queue_work thread_create getaddrinfo fs_stat spawn tcp_write_batch"
+callgrind=0
 default_names="loop_count loop_count_timed million_timers async1 async2 async4 async8
   async_pummel_1 async_pummel_2 async_pummel_4 async_pummel_8 queue_work million_async
   thread_create getaddrinfo fs_stat spawn ping_pongs ping_udp1 tcp_write_batch
@@ -47,6 +59,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -r) rounds=${2:?-r needs a number}; shift 2 ;;
     --markdown) markdown=1; shift ;;
+    --callgrind) callgrind=1; shift ;;
     --list) echo $default_names; exit 0 ;;
     -h | --help) echo "$usage"; exit 0 ;;
     -*) echo "libuv-suite.sh: unknown option $1" >&2; echo "$usage" >&2; exit 2 ;;
@@ -196,15 +209,20 @@ res=$out/results
 rm -rf "$res"
 mkdir -p "$res"
 failed=0
-# run CFG NAME: one run; appends "LABEL VALUE UNIT" to $res/CFG.
-run() {
-  local cfg=$1 name=$2 bin envs="" log
-  case $cfg in
+# config CFG: sets bin and envs, the runner of CFG and its environment.
+config() {
+  envs=""
+  case $1 in
     uv144) bin=$out/uv144/run-benchmarks ;;
     uv153) bin=$out/uv153/run-benchmarks ;;
     compat) bin=$out/compat/run-benchmarks ;;
     dropin) bin=$out/uv144/run-benchmarks; envs="LD_LIBRARY_PATH=$build/dropin/.libs" ;;
   esac
+}
+# run CFG NAME: one run; appends "LABEL VALUE UNIT" to $res/CFG.
+run() {
+  local cfg=$1 name=$2 bin envs log
+  config "$cfg"
   log=$res/$cfg.$name.log
   # The runner finds its helpers by re-running itself from its directory.
   # The runner's CPU time and its children's (the benchmark, its helpers)
@@ -219,6 +237,46 @@ run() {
   fi
   extract "$name" < "$log" >> "$res/$cfg" || { say "$name on $cfg: no result in its output (log: $log)"; failed=1; }
 }
+
+# --callgrind: instructions instead of rates.
+if [ "$callgrind" = 1 ]; then
+  command -v valgrind > /dev/null || die "--callgrind needs valgrind (Debian: valgrind)"
+  [ "$names" = "$default_names" ] && names=$callgrind_names
+  for name in $names; do
+    case " $(echo $callgrind_names) " in *" $name "*) ;; *) die "$name runs for a fixed time: its instruction count says nothing (fixed-work benchmarks: $(echo $callgrind_names))" ;; esac
+  done
+  # instructions CFG NAME: the Ir of every process of one run, summed.
+  instructions() {
+    local cfg=$1 name=$2 bin envs dir=$res/cg.$1.$2
+    config "$cfg"
+    mkdir -p "$dir"
+    if ! (cd "$(dirname "$bin")" && env $envs timeout $((timeout_s * 30)) valgrind --tool=callgrind \
+      --trace-children=yes --callgrind-out-file="$dir/out.%p" "$bin" "$name") > "$res/$cfg.$name.cg.log" 2>&1; then
+      say "$name on $cfg failed under callgrind (log: $res/$cfg.$name.cg.log)"
+      return 0
+    fi
+    cat "$dir"/out.* | awk '/^(summary|totals):/ && !seen[FILENAME]++ { s += $2 } END { print s + 0 }'
+  }
+  if [ "$markdown" = 1 ]; then
+    echo "| benchmark | $(echo $configs | sed 's/ / | /g') | 1.44/drop-in | 1.53/drop-in | 1.44/compat | 1.53/compat |"
+    echo "|---|$(echo $configs | sed 's/[^ ]*/---:/g; s/ /|/g')|---:|---:|---:|---:|"
+  fi
+  for name in $names; do
+    say "callgrind: $name"
+    declare -A ir=()
+    for cfg in $configs; do ir[$cfg]=$(instructions "$cfg" "$name"); done
+    row="$name"
+    for cfg in $configs; do row="$row | ${ir[$cfg]:-}"; done
+    row="$row | $(ratio "${ir[uv144]:-}" "${ir[dropin]:-}") | $(ratio "${ir[uv153]:-}" "${ir[dropin]:-}")"
+    row="$row | $(ratio "${ir[uv144]:-}" "${ir[compat]:-}") | $(ratio "${ir[uv153]:-}" "${ir[compat]:-}")"
+    if [ "$markdown" = 1 ]; then echo "| $row |"; else echo "$row" | tr -s ' |' ' '; fi
+    unset ir
+  done
+  echo
+  echo "(callgrind Ir, every process of one run summed: the runner, the benchmark and its helpers; ratios libuv / phaseloop, > 1: phaseloop executes fewer)"
+  exit 0
+fi
+
 for ((r = 1; r <= rounds; r++)); do
   for name in $names; do
     say "round $r/$rounds: $name"
@@ -229,10 +287,8 @@ done
 # --- the table -------------------------------------------------------------------
 median() {  # CFG LABEL
   [ -f "$res/$1" ] || return 0
-  awk -v l="$2" '$1 == l { print $2 }' "$res/$1" | sort -g |
-    awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+  awk -v l="$2" '$1 == l { print $2 }' "$res/$1" | median_of
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 labels=$(cat "$res"/uv144 2> /dev/null | awk '!seen[$1]++ { print $1 " " $3 }')
 if [ "$markdown" = 1 ]; then
   if [ "$have153" = 1 ]; then

@@ -36,9 +36,9 @@ for ((i = 0; i < rounds; i++)); do
   if [ -n "$run_js" ]; then "$run_js" run --mode=node "$js" >>"$out/js"; fi
 done
 
+. "$(dirname "$0")/lib.sh"
 median() {  # median value of RESULT lines named $2 in file $1
-  awk -v n="$2" '$1 == "RESULT" && $2 == n { print $3 }' "$1" | sort -n |
-    awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'
+  awk -v n="$2" '$1 == "RESULT" && $2 == n { print $3 }' "$1" | median_of
 }
 
 names=$(awk '$1 == "RESULT" { print $2 }' "$out/pl" | awk '!seen[$0]++')
@@ -55,11 +55,11 @@ else
 fi
 for n in $names; do
   a=$(median "$out/node" "$n"); b=$(median "$out/pl" "$n")
-  r=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b / a }')
+  r=$(ratio "$b" "$a")
   c=""; rc=""
   if [ -n "$run_js" ]; then
     c=$(median "$out/js" "$n")
-    rc=$(awk -v a="$a" -v c="$c" 'BEGIN { if (c == "") print "-"; else printf "%.2f", c / a }')
+    rc=$(ratio "$c" "$a")
   fi
   if [ "$markdown" = 1 ]; then
     line="| $n | $a | $b | $r |"

@@ -2,7 +2,9 @@
 # What the drop-in libuv.so.1 costs a program, against real libuv: the
 # library's size (text, data, bss; and the file) and the resident set of
 # a small libuv program at exit (bench/footprint/footprint.c, one binary
-# built against Debian's uv.h), run alternately on each library.
+# built against Debian's uv.h), run alternately on each library; then
+# what one more started handle of each kind adds to the heap and to the
+# resident set (bench/footprint/handles.c, the same way).
 #
 # usage: bench/footprint/run.sh DROPIN_DIR [ROUNDS]
 #   DROPIN_DIR  the directory of phaseloop's libuv.so.1 (build/dropin/.libs)
@@ -19,11 +21,12 @@ real=$(readlink -f "$real")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/footprint.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 ${CC:-cc} -O2 -o "$tmp/footprint" "$here/footprint.c" $(pkg-config --cflags --libs libuv)
+${CC:-cc} -O2 -o "$tmp/handles" "$here/handles.c" $(pkg-config --cflags --libs libuv)
 
 # run LABEL [LD_LIBRARY_PATH]: one run, its figures appended to LABEL.txt,
 # after checking which library it mapped.
 run() {
-  out=$(env ${2:+LD_LIBRARY_PATH=$2} "$tmp/footprint") || { echo "footprint: the program failed on $1" >&2; exit 1; }
+  out=$(env ${2:+LD_LIBRARY_PATH=$2} "$tmp/${prog:-footprint}") || { echo "footprint: the program failed on $1" >&2; exit 1; }
   mapped=$(printf '%s\n' "$out" | sed -n 's/^mapped //p')
   case $1 in
     libuv) [ "$(readlink -f "$mapped")" = "$real" ] ;;
@@ -31,18 +34,25 @@ run() {
   esac || { echo "footprint: the $1 run mapped $mapped" >&2; exit 1; }
   printf '%s\n' "$out" | grep -v '^mapped' >> "$tmp/$1.txt"
 }
-i=0
-while [ $i -lt "$rounds" ]; do
-  run libuv
-  run phaseloop "$dropin"
-  i=$((i + 1))
-done
+prog=footprint
+# alternate: ROUNDS runs of $prog on each library, alternating.
+alternate() {
+  i=0
+  while [ $i -lt "$rounds" ]; do
+    run libuv
+    run phaseloop "$dropin"
+    i=$((i + 1))
+  done
+}
+alternate
 
 median() { # FILE NAME
   awk -v n="$2" '$1 == n { print $2 }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 line() { # NAME LIBUV PHASELOOP
-  awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN { printf "%-14s %10s %10s %7.2f\n", n, a, b, b / a }'
+  awk -v n="$1" -v a="$2" -v b="$3" 'BEGIN {
+    if (a + 0 == 0) printf "%-14s %10s %10s %7s\n", n, a, b, (b + 0 == 0 ? "=" : "-")
+    else printf "%-14s %10s %10s %7.2f\n", n, a, b, b / a }'
 }
 printf '%-14s %10s %10s %7s\n' figure libuv phaseloop ratio
 for f in rss_kb rss_anon_kb rss_file_kb; do
@@ -60,3 +70,15 @@ strip -o "$tmp/stripped.so" "$dropin/libuv.so.1"
 line stripped_bytes "$(stat -L -c %s "$real")" "$(stat -c %s "$tmp/stripped.so")"
 line exports "$(nm -D --defined-only "$real" | wc -l)" "$(nm -D --defined-only "$dropin/libuv.so.1" | wc -l)"
 echo "(libuv: $real; phaseloop: $dropin/libuv.so.1; median of $rounds runs each, alternating)"
+
+# Per handle: bytes one more started handle adds (heap in use, resident set).
+prog=handles
+: > "$tmp/libuv.txt"
+: > "$tmp/phaseloop.txt"
+alternate
+echo
+printf '%-14s %10s %10s %7s\n' "per handle" libuv phaseloop ratio
+for f in $(awk '!seen[$1]++ { print $1 }' "$tmp/libuv.txt"); do
+  line "$f" "$(median "$tmp/libuv.txt" "$f")" "$(median "$tmp/phaseloop.txt" "$f")"
+done
+echo "(bytes per handle, each kind started N at a time on one loop after a first round; bench/footprint/handles.c; '=': both 0)"

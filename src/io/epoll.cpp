@@ -8,6 +8,7 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <new>
@@ -30,6 +31,12 @@ static_assert(unsigned{io_readable} == unsigned{EPOLLIN} && unsigned{io_writable
 struct poller::ctl_ring {
   static constexpr unsigned entries = 64;  // changes per system call
   io_uring ring;
+  struct change {
+    int fd;
+    int op;
+    epoll_event e;  // the kernel reads it while it makes the change
+  } batch[entries];
+  unsigned n = 0;  // changes in `batch`, not yet sent
 };
 #else
 struct poller::ctl_ring {};
@@ -151,141 +158,142 @@ void poller::refused_(io_watcher& w, int err, void (*failed)(io_watcher&, int, v
   failed(w, -err, arg);
 }
 
+// The live entry changes_[i] (of the first `end`) whose watcher wants a
+// change, taken off the queue; else nullptr.
+io_watcher* poller::take_change_(std::size_t i, std::size_t end) noexcept {
+  io_watcher* w = watcher(changes_[i]);
+  if (w == nullptr) return nullptr;
+  const int at = w->queued_at;
+  if (at != static_cast<int>(i) && at < static_cast<int>(end)) return nullptr;  // a stale entry
+  w->queued_at = -1;
+  queued_--;
+  return w->wanted == w->registered ? nullptr : w;
+}
+
 void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
   // A failure callback may watch or unwatch: what it queues lands past
   // `end` and waits for the next flush. A watcher it queues again whose
   // entry this pass has not reached yet is registered at that entry, as
   // when unwatch() removed entries from the queue.
   if (changes_.empty()) return;
-  if (batching_ && queued_ >= 2 && flush_batched_(failed, arg)) return;
+  const bool batch = batching_ && queued_ >= 2 && open_ring_();
   flushing_ = true;
   const std::size_t end = changes_.size();
   for (std::size_t i = 0; i < end; i++) {
-    io_watcher* w = watcher(changes_[i]);
+    io_watcher* w = take_change_(i, end);
     if (w == nullptr) continue;
-    const int at = w->queued_at;
-    if (at != static_cast<int>(i) && at < static_cast<int>(end)) continue;  // a stale entry
-    w->queued_at = -1;
-    queued_--;
-    if (w->wanted == w->registered) continue;
-    if (const int err = apply_(*w); err != 0) refused_(*w, err, failed, arg);
+    if (batch && ring_ != nullptr) {  // (a failed send drops the ring)
+      if (batch_add_(*w)) batch_send_(failed, arg);
+    } else if (const int err = apply_(*w); err != 0) {
+      refused_(*w, err, failed, arg);
+    }
   }
+  if (batch && ring_ != nullptr) batch_send_(failed, arg);
   flushing_ = false;
   compact_();
 }
 
-// The same walk as flush(), the changes sent in chunks of ctl_ring::entries
-// with one io_uring_enter each (submit, and wait for every completion: the
-// kernel does them at once). The kernel's answers come back per change: an
-// ADD of an fd it already knows is made again as a MOD, one by one, and
-// the watchers it refuses are dropped and reported after their chunk.
-bool poller::flush_batched_(void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
+// ---- batches through io_uring ------------------------------------------------
+// The changes of one flush go in chunks of ctl_ring::entries, one
+// io_uring_enter each (submit, and wait for every answer: the kernel makes
+// epoll_ctl calls at once). An ADD of an fd the kernel already knows is
+// made again as a MOD, one by one; the watchers it refuses are dropped and
+// reported after their chunk.
+
 #if PHASELOOP_HAVE_LIBURING
-  if (ring_ == nullptr) {
-    if (ring_failed_) return false;
-    auto* r = new (std::nothrow) ctl_ring;
-    bool ok = r != nullptr && io_uring_queue_init(ctl_ring::entries, &r->ring, 0) == 0;
-    if (ok) {
-      io_uring_probe* probe = io_uring_get_probe_ring(&r->ring);
-      ok = probe != nullptr && io_uring_opcode_supported(probe, IORING_OP_EPOLL_CTL);
-      if (probe != nullptr) io_uring_free_probe(probe);
-      if (!ok) io_uring_queue_exit(&r->ring);
-    }
-    if (!ok) {
-      delete r;
-      ring_failed_ = true;  // one by one from now on
-      return false;
-    }
-    ring_ = r;
+
+bool poller::open_ring_() noexcept {
+  if (ring_ != nullptr) return true;
+  if (ring_failed_) return false;
+  auto* r = new (std::nothrow) ctl_ring;
+  bool ok = r != nullptr && io_uring_queue_init(ctl_ring::entries, &r->ring, 0) == 0;
+  if (ok) {
+    io_uring_probe* probe = io_uring_get_probe_ring(&r->ring);
+    ok = probe != nullptr && io_uring_opcode_supported(probe, IORING_OP_EPOLL_CTL);
+    if (probe != nullptr) io_uring_free_probe(probe);
+    if (!ok) io_uring_queue_exit(&r->ring);
   }
-  struct change {
-    int fd;
-    int op;
-    epoll_event e;
-  } batch[ctl_ring::entries];
-  unsigned n = 0;
-  // Sends the chunk and waits for its answers; the refused watchers are
-  // reported after. Should the ring fail, it is dropped (its entries with
-  // it) and what it did not answer is made one by one.
-  auto send = [&] {
-    struct refusal {
-      int fd;
-      int err;
-    } refused[ctl_ring::entries];
-    unsigned nrefused = 0;
-    bool answered[ctl_ring::entries] = {};
-    int r;
-    do r = io_uring_submit_and_wait(&ring_->ring, n);
-    while (r == -EINTR);
-    for (unsigned got = 0; r >= 0 && got < n;) {
-      io_uring_cqe* cqe = nullptr;
-      r = io_uring_wait_cqe(&ring_->ring, &cqe);
-      if (r == -EINTR) r = 0;
-      if (r < 0 || cqe == nullptr) continue;
-      const auto i = static_cast<unsigned>(cqe->user_data);
-      const int res = cqe->res;
-      io_uring_cqe_seen(&ring_->ring, cqe);
-      got++;
-      if (i >= n) continue;
-      answered[i] = true;
-      change& c = batch[i];
-      if (res == 0) continue;
-      if (res == -EEXIST && c.op == EPOLL_CTL_ADD && epoll_ctl(fd_, EPOLL_CTL_MOD, c.fd, &c.e) == 0) continue;
-      refused[nrefused++] = {c.fd, res == -EEXIST ? errno : -res};
-    }
-    if (r < 0) {
-      drop_ring_();
-      ring_failed_ = true;
-      for (unsigned i = 0; i < n; i++) {
-        change& c = batch[i];
-        if (answered[i]) continue;
-        if (epoll_ctl(fd_, c.op, c.fd, &c.e) != 0 && (errno != EEXIST || epoll_ctl(fd_, EPOLL_CTL_MOD, c.fd, &c.e) != 0))
-          refused[nrefused++] = {c.fd, errno};
-      }
-    }
-    n = 0;
-    for (unsigned k = 0; k < nrefused; k++) {
-      io_watcher* w = watcher(refused[k].fd);
-      if (w == nullptr || w->registered == 0) continue;  // gone meanwhile
-      refused_(*w, refused[k].err, failed, arg);
-    }
-  };
-  flushing_ = true;
-  const std::size_t end = changes_.size();
-  for (std::size_t i = 0; i < end; i++) {
-    io_watcher* w = watcher(changes_[i]);
-    if (w == nullptr) continue;
-    const int at = w->queued_at;
-    if (at != static_cast<int>(i) && at < static_cast<int>(end)) continue;  // a stale entry
-    w->queued_at = -1;
-    queued_--;
-    if (w->wanted == w->registered) continue;
-    if (ring_ == nullptr) {  // the ring failed during this flush
-      if (const int err = apply_(*w); err != 0) refused_(*w, err, failed, arg);
-      continue;
-    }
-    change& c = batch[n];
-    c.fd = w->fd;
-    c.op = w->registered != 0 ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
-    c.e = epoll_event{};
-    c.e.events = w->wanted;
-    c.e.data.fd = w->fd;
-    io_uring_sqe* sqe = io_uring_get_sqe(&ring_->ring);
-    io_uring_prep_epoll_ctl(sqe, fd_, c.fd, c.op, &c.e);
-    sqe->user_data = n;
-    w->registered = w->wanted;  // as the kernel will have it, unless it refuses
-    if (++n == ctl_ring::entries) send();
+  if (!ok) {
+    delete r;
+    ring_failed_ = true;  // one by one from now on
+    return false;
   }
-  if (n > 0 && ring_ != nullptr) send();
-  flushing_ = false;
-  compact_();
+  ring_ = r;
   return true;
-#else
-  (void)failed;
-  (void)arg;
-  return false;
-#endif
 }
+
+bool poller::batch_add_(io_watcher& w) noexcept {
+  ctl_ring::change& c = ring_->batch[ring_->n];
+  c.fd = w.fd;
+  c.op = w.registered != 0 ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+  c.e = epoll_event{};
+  c.e.events = w.wanted;
+  c.e.data.fd = w.fd;
+  io_uring_sqe* sqe = io_uring_get_sqe(&ring_->ring);
+  io_uring_prep_epoll_ctl(sqe, fd_, c.fd, c.op, &c.e);
+  sqe->user_data = ring_->n;
+  w.registered = w.wanted;  // as the kernel will have it, unless it refuses
+  return ++ring_->n == ctl_ring::entries;
+}
+
+// Sends the chunk and waits for its answers. Should the ring fail, it is
+// dropped (its entries with it) and what it did not answer is made one by
+// one.
+void poller::batch_send_(void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
+  const unsigned n = ring_->n;
+  if (n == 0) return;
+  ring_->n = 0;
+  struct refusal {
+    int fd;
+    int err;
+  } refused[ctl_ring::entries];
+  unsigned nrefused = 0;
+  bool answered[ctl_ring::entries] = {};
+  int r;
+  do r = io_uring_submit_and_wait(&ring_->ring, n);
+  while (r == -EINTR);
+  for (unsigned got = 0; r >= 0 && got < n;) {
+    io_uring_cqe* cqe = nullptr;
+    r = io_uring_wait_cqe(&ring_->ring, &cqe);
+    if (r == -EINTR) r = 0;
+    if (r < 0 || cqe == nullptr) continue;
+    const auto i = static_cast<unsigned>(cqe->user_data);
+    const int res = cqe->res;
+    io_uring_cqe_seen(&ring_->ring, cqe);
+    got++;
+    if (i >= n) continue;
+    answered[i] = true;
+    ctl_ring::change& c = ring_->batch[i];
+    if (res == 0) continue;
+    if (res == -EEXIST && c.op == EPOLL_CTL_ADD && epoll_ctl(fd_, EPOLL_CTL_MOD, c.fd, &c.e) == 0) continue;
+    refused[nrefused++] = {c.fd, res == -EEXIST ? errno : -res};
+  }
+  if (r < 0) {
+    ctl_ring::change batch[ctl_ring::entries];
+    std::copy(ring_->batch, ring_->batch + n, batch);
+    drop_ring_();
+    ring_failed_ = true;
+    for (unsigned i = 0; i < n; i++) {
+      ctl_ring::change& c = batch[i];
+      if (answered[i]) continue;
+      if (epoll_ctl(fd_, c.op, c.fd, &c.e) != 0 && (errno != EEXIST || epoll_ctl(fd_, EPOLL_CTL_MOD, c.fd, &c.e) != 0))
+        refused[nrefused++] = {c.fd, errno};
+    }
+  }
+  for (unsigned k = 0; k < nrefused; k++) {
+    io_watcher* w = watcher(refused[k].fd);
+    if (w == nullptr || w->registered == 0) continue;  // gone meanwhile
+    refused_(*w, refused[k].err, failed, arg);
+  }
+}
+
+#else  // without liburing: one by one
+
+bool poller::open_ring_() noexcept { return false; }
+bool poller::batch_add_(io_watcher&) noexcept { return false; }
+void poller::batch_send_(void (*)(io_watcher&, int, void*), void*) noexcept {}
+
+#endif
 
 void poller::unwatch(io_watcher& w, unsigned events) noexcept {
   w.wanted &= ~events;

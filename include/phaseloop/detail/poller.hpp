@@ -128,8 +128,13 @@ class poller {
   int apply_(io_watcher& w) noexcept;
   // Drops `w` after the kernel refused it, then tells `failed`.
   void refused_(io_watcher& w, int err, void (*failed)(io_watcher&, int, void*), void* arg) noexcept;
-  // flush() through the ring: false when there is no ring to use.
-  bool flush_batched_(void (*failed)(io_watcher&, int, void*), void* arg) noexcept;
+  io_watcher* take_change_(std::size_t i, std::size_t end) noexcept;
+  // Batches through io_uring (epoll.cpp): the ring, made on first use
+  // (false when it cannot be); one change added (true: the chunk is
+  // full); the chunk sent and its refusals reported.
+  bool open_ring_() noexcept;
+  bool batch_add_(io_watcher& w) noexcept;
+  void batch_send_(void (*failed)(io_watcher&, int, void*), void* arg) noexcept;
   void drop_ring_() noexcept;
   struct ctl_ring;             // epoll.cpp
   ctl_ring* ring_ = nullptr;   // made by the first batch
