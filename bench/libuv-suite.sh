@@ -255,7 +255,7 @@ if [ "$callgrind" = 1 ]; then
       say "$name on $cfg failed under callgrind (log: $res/$cfg.$name.cg.log)"
       return 0
     fi
-    cat "$dir"/out.* | awk '/^(summary|totals):/ && !seen[FILENAME]++ { s += $2 } END { print s + 0 }'
+    awk '/^(summary|totals):/ && !seen[FILENAME]++ { s += $2 } END { print s + 0 }' "$dir"/out.*
   }
   if [ "$markdown" = 1 ]; then
     echo "| benchmark | $(echo $configs | sed 's/ / | /g') | 1.44/drop-in | 1.53/drop-in | 1.44/compat | 1.53/compat |"
