@@ -14,10 +14,11 @@
 //                       before it waits
 //
 // A request on the ring cannot be canceled (errc::busy), as in libuv,
-// whose io_uring requests never sit in the threadpool's queue. An operation the kernel refuses with EOPNOTSUPP goes to the
-// threadpool, and so does every request while the ring is full. When the
-// ring cannot be made (no io_uring, io_uring_disabled, seccomp, ENOMEM),
-// the loop remembers it and uses the threadpool.
+// whose io_uring requests never sit in the threadpool's queue. An
+// operation the kernel refuses with EOPNOTSUPP goes to the threadpool,
+// and so does every request while the ring is full. When the ring cannot
+// be made (no io_uring, io_uring_disabled, seccomp, ENOMEM), the loop
+// remembers it and uses the threadpool.
 //
 // fs_req::ring_ holds the request's state here: 0 (not on the ring),
 // queued (its SQE not yet seen by the kernel) or handed (to the kernel).
@@ -178,26 +179,13 @@ struct fs_ring final : loop_part {
       if (io_uring_sq_ready(&ring) > 0) loop_seam::before_poll(owner(), *this);
       return;
     }
-    // The kernel took none of them. Busy (completions to reap first):
-    // again when the poll phase starts. Anything else: the threadpool
-    // runs them and their SQEs become no-ops that complete unseen.
-    if (r == -EAGAIN || r == -EBUSY) {
-      loop_seam::before_poll(owner(), *this);
-      return;
-    }
-    for (unsigned i = ring.sq.sqe_head; i != ring.sq.sqe_tail; i++) {
-      io_uring_sqe* sqe = &ring.sq.sqes[i & ring.sq.ring_mask];
-      io_uring_prep_nop(sqe);
-      io_uring_sqe_set_data(sqe, nullptr);
-    }
-    unsent_n = 0;
-    while (pool_task* t = unsent.pop_front()) {
-      fs_req& q = req_of(*t);
-      in_kernel++;  // its no-op's completion
-      loop_seam::req_unregister(owner());
-      q.ring_ = off_ring;
-      to_pool(q);
-    }
+    // The kernel took none of them: again when the poll phase starts
+    // (busy: completions to reap first). The entries stay published to
+    // the kernel, so they cannot go to the threadpool: a later call would
+    // run them twice. Another error than busy says the ring is broken:
+    // new requests go to the threadpool from now on.
+    if (r != -EAGAIN && r != -EBUSY) ready = false;
+    loop_seam::before_poll(owner(), *this);
   }
 
   // The request goes to the threadpool instead (it is out of the ring's
@@ -334,7 +322,6 @@ struct fs_ring final : loop_part {
       left -= n;
       self.in_kernel -= n;
       for (unsigned i = 0; i < n; i++) {
-        if (batch[i].q == nullptr) continue;  // a no-op standing for a request gone elsewhere
         loop_seam::req_unregister(l);
         if (self.complete(*batch[i].q, batch[i].res)) delivered++;
       }
