@@ -7,9 +7,9 @@
 /// when the loop uses io_uring (loop::set_io_uring) and the ring can do it
 /// (open, close, read, write, stat, lstat, fstat, fsync, fdatasync,
 /// ftruncate, rename, unlink, mkdir, link, symlink: handed to the kernel
-/// when the poll phase next starts); the callback runs later in the
-/// poll phase on the loop's thread, and the call returns 0 (or an error if
-/// the request could not be started). Without a callback (nullptr) it runs
+/// at once); the callback runs later in the poll phase on the loop's
+/// thread, and the call returns 0 (or an error if the request could not be
+/// started). Without a callback (nullptr) it runs
 /// on the calling thread and returns its result; the loop may then be null.
 /// While asynchronous, a request counts as active: it keeps its loop alive
 /// and loop::close() reports busy.

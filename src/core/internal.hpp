@@ -31,6 +31,12 @@ int uv_use_io_uring_env() noexcept;
 /// "off" or "0" none; unset or empty: automatic. Another value is reported
 /// (once) and ignored.
 io_uring_use phaseloop_io_uring_env() noexcept;
+/// What was chosen for loop `l` over its profile's rules, for its file
+/// ring and its epoll_ctl batches alike: its own set_io_uring, else
+/// $PHASELOOP_IO_URING; automatic when neither chose.
+inline io_uring_use io_uring_choice(const loop& l) noexcept {
+  return l.io_uring() != io_uring_use::automatic ? l.io_uring() : phaseloop_io_uring_env();
+}
 
 /// State an I/O subsystem keeps per loop -- fs_event's inotify instance,
 /// the resolver's channels, accept's spare descriptor, the running

@@ -53,7 +53,7 @@ int loop::run(run_mode mode) {
   // io_uring is not turned off ($UV_USE_IO_URING=0), from 1.50 on always.
   // (Nothing a program sees but the ring's descriptor and fewer calls.)
   {
-    const io_uring_use u = io_uring_use_ != io_uring_use::automatic ? io_uring_use_ : detail::phaseloop_io_uring_env();
+    const io_uring_use u = detail::io_uring_choice(*this);
     poller_.set_batching(u == io_uring_use::on || u == io_uring_use::sqpoll ||
                          (u == io_uring_use::automatic &&
                           (profile_ >= profile::libuv_1_50 ||

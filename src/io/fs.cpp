@@ -6,8 +6,9 @@
 // (io/fs_ops.hpp), which returns a result or a negative errno; execute_()
 // retries the ones interrupted by a signal and stores the result where C
 // programs read uv_fs_t.result. A loop using io_uring hands the operations
-// its ring can do to the kernel instead (io/fs_ring.hpp). Completion (fs_req::pool_ops_.done) runs
-// in the poll phase and is reported to phase hooks as callback_kind::fs.
+// its ring can do to the kernel instead (io/fs_ring.hpp). Completion
+// (fs_req::pool_ops_.done, or the ring's) runs in the poll phase and is
+// reported to phase hooks as callback_kind::fs.
 
 #include "phaseloop/fs.hpp"
 

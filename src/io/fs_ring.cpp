@@ -60,9 +60,7 @@ bool wanted_by_profile(const loop& l) noexcept {
 // How loop `l` does its file requests: io_uring_use::off (the
 // threadpool), on or sqpoll.
 io_uring_use ring_use(const loop& l) noexcept {
-  io_uring_use use = l.io_uring();
-  if (use == io_uring_use::automatic) use = detail::phaseloop_io_uring_env();
-  if (use != io_uring_use::automatic) return use;
+  if (const io_uring_use use = detail::io_uring_choice(l); use != io_uring_use::automatic) return use;
   return wanted_by_profile(l) ? io_uring_use::on : io_uring_use::off;
 }
 
@@ -392,7 +390,7 @@ struct fs_ring final : loop_part {
   }
 
   void finish(fs_req& q, ssize_t res) noexcept {
-    if (q.fs_type_ == fs_type::read || q.fs_type_ == fs_type::write) q.release_bufs_();
+    if (q.bufs_ != nullptr) q.release_bufs_();  // read and write's
     q.result_ = res;
     q.in_flight_ = false;
     // The callback may free the request: nothing touches it afterwards.
@@ -411,8 +409,7 @@ bool fs_ring_submit(loop& l, fs_req& r) noexcept {
     if (ring == nullptr) return false;
     loop_seam::adopt(l, *ring);
   }
-  if (ring == nullptr || !ring->ready) return false;
-  return ring->start(r);
+  return ring->ready && ring->start(r);
 }
 
 }  // namespace detail

@@ -293,7 +293,7 @@ TEST_F(fs_ring, requests_on_the_ring_are_not_canceled_and_keep_the_loop_alive) {
   EXPECT_EQ(r.cancel(), pl::errc::busy);
   EXPECT_TRUE(l.alive());
   EXPECT_EQ(l.active_requests(), 1u);
-  EXPECT_EQ(l.backend_timeout(), 0);  // its submission waits for the poll phase
+  EXPECT_EQ(l.backend_timeout(), 0);  // the ring's fd is not registered with epoll yet
   EXPECT_EQ(l.close(), pl::errc::busy);
   // Starting the request again while it is in flight is refused.
   EXPECT_EQ(r.stat(&l, dir_.c_str(), &counted::cb), pl::errc::busy);
