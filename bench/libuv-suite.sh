@@ -21,15 +21,17 @@
 # under callgrind (valgrind --trace-children=yes: the runner forks the
 # benchmark and its helpers) and the table has the instructions executed
 # by all those processes, and the ratios libuv / phaseloop (> 1: phaseloop
-# executes fewer). Only for benchmarks that do a fixed amount of work
-# (callgrind_names below); the others run for a fixed time.
+# executes fewer); for the benchmarks that run for a fixed time, the
+# instructions per operation they made. Not tcp_multi_accept2 (250,000
+# connections take most of an hour under valgrind).
 #
-# usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind] [--list] [NAME...]
+# usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind] [--list] [--list-countable] [NAME...]
 #   BUILD       a phaseloop build tree (configured with --with-reference-libuv
 #               or not; the drop-in and libphaseloop.so must be built)
 #   -r N        rounds (default 3)
 #   --markdown  a markdown table (docs/benchmarks.md)
 #   --list      the default benchmarks, then exit
+#   --list-countable  the benchmarks --callgrind can count, then exit
 #   NAME...     benchmarks to run (default: the list below; any name from
 #               libuv's test/benchmark-list.h works if its output parses)
 # Environment: CC (default cc), BENCH_TIMEOUT (seconds per run, default
@@ -40,10 +42,16 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
-usage="usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind] [--list] [NAME...]"
+usage="usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind] [--list] [--list-countable] [NAME...]"
 # The benchmarks whose work is fixed (a count, not a duration).
 callgrind_names="loop_count million_timers async1 async2 async4 async8 async_pummel_1 async_pummel_2
-  queue_work thread_create getaddrinfo fs_stat spawn tcp_write_batch"
+  async_pummel_4 async_pummel_8 queue_work thread_create getaddrinfo fs_stat spawn tcp_write_batch"
+# The benchmarks that run for a fixed time: counted per operation. Not
+# million_async: its threads send as fast as they can, and under
+# valgrind, which runs one thread at a time, its count per event measures
+# how long each sender ran before the loop got a turn.
+callgrind_timed="loop_count_timed ping_pongs ping_udp1 tcp_pump1_client pipe_pump1_client
+  tcp4_pound_100 pipe_pound_100 udp_pummel_1v1"
 callgrind=0
 default_names="loop_count loop_count_timed million_timers async1 async2 async4 async8
   async_pummel_1 async_pummel_2 async_pummel_4 async_pummel_8 queue_work million_async
@@ -61,6 +69,7 @@ while [ $# -gt 0 ]; do
     --markdown) markdown=1; shift ;;
     --callgrind) callgrind=1; shift ;;
     --list) echo $default_names; exit 0 ;;
+    --list-countable) echo $callgrind_names $callgrind_timed; exit 0 ;;
     -h | --help) echo "$usage"; exit 0 ;;
     -*) echo "libuv-suite.sh: unknown option $1" >&2; echo "$usage" >&2; exit 2 ;;
     *) if [ -z "$build" ]; then build=$1; else names="$names $1"; fi; shift ;;
@@ -241,31 +250,63 @@ run() {
 # --callgrind: instructions instead of rates.
 if [ "$callgrind" = 1 ]; then
   command -v valgrind > /dev/null || die "--callgrind needs valgrind (Debian: valgrind)"
-  [ "$names" = "$default_names" ] && names=$callgrind_names
+  [ "$names" = "$default_names" ] && names="$callgrind_names $callgrind_timed"
   for name in $names; do
-    case " $(echo $callgrind_names) " in *" $name "*) ;; *) die "$name runs for a fixed time: its instruction count says nothing (fixed-work benchmarks: $(echo $callgrind_names))" ;; esac
+    case " $(echo $callgrind_names $callgrind_timed) " in
+      *" $name "*) ;;
+      *) die "$name cannot be counted (it would outlast the runner's limit under valgrind, or its output gives no count); these can: $(echo $callgrind_names $callgrind_timed)" ;;
+    esac
   done
-  # instructions CFG NAME: the Ir of every process of one run, summed.
+  # instructions CFG NAME: the Ir of every process of one run, summed
+  # (spawn: the runner and the benchmark, not its 1,000 children, which
+  # would take valgrind's start-up each). The runner's own limits are
+  # stretched 30 times (UV_TEST_TIMEOUT_MULTIPLIER, read by libuv's runner).
   instructions() {
-    local cfg=$1 name=$2 bin envs dir=$res/cg.$1.$2
+    local cfg=$1 name=$2 bin envs dir=$res/cg.$1.$2 skip=""
     config "$cfg"
     mkdir -p "$dir"
-    if ! (cd "$(dirname "$bin")" && env $envs timeout $((timeout_s * 30)) valgrind --tool=callgrind \
-      --trace-children=yes --callgrind-out-file="$dir/out.%p" "$bin" "$name") > "$res/$cfg.$name.cg.log" 2>&1; then
+    [ "$name" = spawn ] && skip=--trace-children-skip-by-arg=spawn_helper
+    if ! (cd "$(dirname "$bin")" && env $envs UV_TEST_TIMEOUT_MULTIPLIER=30 timeout $((timeout_s * 30)) \
+      valgrind --tool=callgrind --trace-children=yes $skip --callgrind-out-file="$dir/out.%p" \
+      "$bin" "$name") > "$res/$cfg.$name.cg.log" 2>&1; then
       say "$name on $cfg failed under callgrind (log: $res/$cfg.$name.cg.log)"
       return 0
     fi
     awk '/^(summary|totals):/ && !seen[FILENAME]++ { s += $2 } END { print s + 0 }' "$dir"/out.*
   }
+  # operations NAME < LOG: how many operations a fixed-time benchmark made
+  # under callgrind (its printed count, or its rate times its window: 5 s
+  # for the ping-pongs and pumps, 10 s for the pounds), and their unit.
+  operations() {
+    awk -v name="$1" '
+      function num(s) { gsub(/[^0-9.]/, "", s); return s + 0 }
+      { sub(/^# /, "") }
+      name == "loop_count_timed" && / ticks \(/ { print num($2), "tick"; exit }
+      name ~ /^udp_pummel/ && / received, / { print num($(NF - 6)), "datagram"; exit }
+      name ~ /^ping_/ && / roundtrips\/s$/ { print num($(NF - 1)) * 5, "trip"; exit }
+      name ~ /_pump.*_client$/ && $1 == name ":" { print num($2) * 5, "Gbit"; exit }
+      name ~ /_pound_/ && / accepts\/s / { print num($2) * 10, "conn"; exit }'
+  }
   if [ "$markdown" = 1 ]; then
-    echo "| benchmark | $(echo $configs | sed 's/ / | /g') | 1.44/drop-in | 1.53/drop-in | 1.44/compat | 1.53/compat |"
-    echo "|---|$(echo $configs | sed 's/[^ ]*/---:/g; s/ /|/g')|---:|---:|---:|---:|"
+    echo "| benchmark | Ir per | $(echo $configs | sed 's/ / | /g') | 1.44/drop-in | 1.53/drop-in | 1.44/compat | 1.53/compat |"
+    echo "|---|---|$(echo $configs | sed 's/[^ ]*/---:/g; s/ /|/g')|---:|---:|---:|---:|"
   fi
   for name in $names; do
     say "callgrind: $name"
     declare -A ir=()
-    for cfg in $configs; do ir[$cfg]=$(instructions "$cfg" "$name"); done
-    row="$name"
+    per=run
+    for cfg in $configs; do
+      ir[$cfg]=$(instructions "$cfg" "$name")
+      case " $(echo $callgrind_timed) " in
+        *" $name "*)
+          # Instructions per operation: the counts of a fixed-time run
+          # differ between libraries.
+          set -- $(operations "$name" < "$res/$cfg.$name.cg.log")
+          per=${2:-op}
+          ir[$cfg]=$(awk -v i="${ir[$cfg]}" -v n="${1:-0}" 'BEGIN { if (i != "" && n > 0) printf "%.0f", i / n }') ;;
+      esac
+    done
+    row="$name | $per"
     for cfg in $configs; do row="$row | ${ir[$cfg]:-}"; done
     row="$row | $(ratio "${ir[uv144]:-}" "${ir[dropin]:-}") | $(ratio "${ir[uv153]:-}" "${ir[dropin]:-}")"
     row="$row | $(ratio "${ir[uv144]:-}" "${ir[compat]:-}") | $(ratio "${ir[uv153]:-}" "${ir[compat]:-}")"
@@ -273,7 +314,7 @@ if [ "$callgrind" = 1 ]; then
     unset ir
   done
   echo
-  echo "(callgrind Ir, every process of one run summed: the runner, the benchmark and its helpers; ratios libuv / phaseloop, > 1: phaseloop executes fewer)"
+  echo "(callgrind Ir, every process of one run summed -- the runner, the benchmark, its helpers; for the benchmarks that run for a fixed time, Ir per operation they made under callgrind; ratios libuv / phaseloop, > 1: phaseloop executes fewer)"
   exit 0
 fi
 
@@ -326,4 +367,30 @@ echo "$labels" | while read -r label unit; do
 done
 echo
 echo "($rounds interleaved rounds, medians; libuv 1.44.2's test/benchmark-*.c; ratios phaseloop / libuv, > 1: phaseloop ahead$([ "$have153" = 1 ] || echo "; no libuv 1.53 column: $ref153 missing"))"
+
+# How far apart the rounds of each configuration were: (highest - lowest)
+# / median, in per cent. A ratio that differs from 1 by less than this
+# is not a difference this run can tell.
+spread() {  # CFG LABEL
+  [ -f "$res/$1" ] || return 0
+  awk -v l="$2" '$1 == l { print $2 }' "$res/$1" | sort -g |
+    awk '{ v[NR] = $1 } END { if (NR > 1 && v[int((NR + 1) / 2)] > 0) printf "%.0f", (v[NR] - v[1]) / v[int((NR + 1) / 2)] * 100; else print "-" }'
+}
+if [ "$rounds" -gt 1 ]; then
+  echo
+  if [ "$markdown" = 1 ]; then
+    echo "| spread of the rounds (%) | $(echo $configs | sed 's/ / | /g') |"
+    echo "|---|$(echo $configs | sed 's/[^ ]*/---:/g; s/ /|/g')|"
+  else
+    echo "spread of the rounds (%): $configs"
+  fi
+  echo "$labels" | while read -r label unit; do
+    [ -n "$label" ] || continue
+    row=$label
+    for cfg in $configs; do row="$row | $(spread "$cfg" "$label")"; done
+    if [ "$markdown" = 1 ]; then echo "| $row |"; else echo "$row" | tr -s ' |' ' '; fi
+  done
+  echo
+  echo "(spread: (highest - lowest) / median of a configuration's $rounds rounds)"
+fi
 [ "$failed" = 0 ] || { say "some runs failed (logs in $res)"; exit 1; }
