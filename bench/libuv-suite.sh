@@ -44,12 +44,16 @@ top=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
 usage="usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind] [--list] [--list-countable] [NAME...]"
 # The benchmarks whose work is fixed (a count, not a duration).
-callgrind_names="loop_count million_timers async1 async2 async4 async8 async_pummel_1 async_pummel_2
-  async_pummel_4 async_pummel_8 queue_work thread_create getaddrinfo fs_stat spawn tcp_write_batch"
+# Not async_pummel_*: its thread sends without pause until the loop has
+# run the callbacks, and under valgrind, which runs one thread at a time,
+# the loop waits for a switch of threads each time (a single run of
+# async_pummel_1 on libuv 1.44 had not ended after five minutes).
+callgrind_names="loop_count million_timers async1 async2 async4 async8 queue_work thread_create
+  getaddrinfo fs_stat spawn tcp_write_batch"
 # The benchmarks that run for a fixed time: counted per operation. Not
 # million_async: its threads send as fast as they can, and under
-# valgrind, which runs one thread at a time, its count per event measures
-# how long each sender ran before the loop got a turn.
+# valgrind its count per event measures how long each sender ran before
+# the loop got a turn.
 callgrind_timed="loop_count_timed ping_pongs ping_udp1 tcp_pump1_client pipe_pump1_client
   tcp4_pound_100 pipe_pound_100 udp_pummel_1v1"
 callgrind=0
