@@ -276,7 +276,7 @@ if [ "$callgrind" = 1 ]; then
       say "$name on $cfg failed under callgrind (log: $res/$cfg.$name.cg.log)"
       return 0
     fi
-    awk '/^(summary|totals):/ && !seen[FILENAME]++ { s += $2 } END { print s + 0 }' "$dir"/out.*
+    awk '/^(summary|totals):/ && !seen[FILENAME]++ { s += $2 } END { printf "%.0f\n", s }' "$dir"/out.*
   }
   # operations NAME < LOG: how many operations a fixed-time benchmark made
   # under callgrind (its printed count, or its rate times its window: 5 s

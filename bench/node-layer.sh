@@ -71,4 +71,5 @@ for n in $names; do
     echo
   fi
 done
+echo
 echo "($rounds interleaved rounds, medians; ratio = phaseloop / Node, higher is better for phaseloop)"
