@@ -4,6 +4,7 @@
 // thread primitives, addresses, and the one list of error codes.
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -199,6 +200,28 @@ TEST(os_thread, threads_share_a_mutex_and_a_condition) {
   EXPECT_TRUE(os::thread_equal(os::thread_self(), os::thread_self()));
   k.c.destroy();
   k.m.destroy();
+}
+
+// A new thread starts with its own entry and argument, whether its start
+// context came from the few static slots or, when more threads start at
+// once than there are slots, from the heap.
+TEST(os_thread, many_threads_starting_at_once_each_get_their_argument) {
+  struct seen_by {
+    std::atomic<int> hits{0};
+    const seen_by* self = nullptr;
+  };
+  std::vector<seen_by> seen(200);
+  for (auto& s : seen) s.self = &s;
+  std::vector<os::thread_id> t(seen.size());
+  for (std::size_t round = 0; round < seen.size(); round += 50) {
+    for (std::size_t i = round; i < round + 50; i++)
+      ASSERT_EQ(os::thread_create(&t[i], [](void* p) {
+        auto* s = static_cast<seen_by*>(p);
+        if (s->self == s) s->hits.fetch_add(1);
+      }, &seen[i], 64 * 1024), 0);
+  }
+  for (auto& id : t) EXPECT_EQ(os::thread_join(id), 0);
+  for (const auto& s : seen) EXPECT_EQ(s.hits.load(), 1);
 }
 
 TEST(os_thread, try_lock_semaphore_barrier_and_key) {
