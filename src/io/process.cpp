@@ -1,22 +1,25 @@
 // Child processes: spawning, the child's set-up before it runs the
 // program, and reaping on SIGCHLD.
 //
-// spawn() forks. The parent may have other threads, whose locks the child
+// spawn() starts the child with posix_spawn, whose file actions and
+// attributes set it up, or, when its user or group must change, with
+// fork: then the parent may have other threads, whose locks the child
 // inherits held, so between fork and exec the child makes only
 // async-signal-safe calls and allocates nothing: what it needs (the buffer
 // for PATH candidates, the argv of the /bin/sh fallback) is made before the
 // fork. An error the child meets is written as a negative errno to a
 // close-on-exec pipe, and the child exits. The parent reads that pipe until
 // end of file (the exec closed it) or a code arrives (then it reaps the
-// child and returns the code). So spawn() returns only once the pid runs
-// the program: a kill() made right after it reaches the program, never a
-// half-set-up copy of the parent.
+// child and returns the code). Either way spawn() returns only once the
+// pid runs the program: a kill() made right after it reaches the program,
+// never a half-set-up copy of the parent.
 
 #include "phaseloop/process.hpp"
 
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -24,6 +27,7 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -46,14 +50,18 @@ constexpr unsigned known_flags =
 constexpr int stdio_kind_mask =
     stdio_container::create_pipe | stdio_container::inherit_fd | stdio_container::inherit_stream;
 
-// glibc's execvp, to the letter where it shows: its default search path,
-// the errors that move on to the next PATH entry, EACCES remembered, and a
-// file the kernel cannot execute handed to /bin/sh.
-constexpr const char default_search[] = "/bin:/usr/bin";
+// The two ways a program is looked up and run. execvp's (glibc's, to the
+// letter where it shows): its default search path, the errors that move on
+// to the next PATH entry, EACCES remembered, and a file the kernel cannot
+// execute handed to /bin/sh. libuv 1.53's, which runs posix_spawn on each
+// candidate itself: another default path, fewer errors passed over, an
+// empty name searched like any other (every candidate "DIR/" is a
+// directory: EACCES), and a file without "#!" refused (ENOEXEC).
+constexpr const char execvp_search[] = "/bin:/usr/bin";
+constexpr const char libuv_search[] = "/usr/bin:/bin";
 constexpr const char shell[] = "/bin/sh";
 
-// Everything the child needs to find and run the program, made before the
-// fork.
+// Everything needed to find and run the program, made before the child is.
 struct exec_plan {
   const char* file = nullptr;
   std::size_t file_len = 0;
@@ -61,23 +69,22 @@ struct exec_plan {
   char** env = nullptr;             // null: the environment at exec time
   const char* search = nullptr;     // PATH, or null when `file` has a '/'
   std::size_t entry_limit = 0;      // PATH entries this long or longer are skipped
+  bool libuv_rules = false;         // libuv 1.53's lookup, not execvp's
   std::unique_ptr<char[]> buffer;   // one candidate path
   std::unique_ptr<char*[]> script;  // /bin/sh, the candidate, args[1...], null
 
-  // `search_empty`: an empty file name is looked up in PATH like any other
-  // (libuv 1.53's own lookup, where every candidate "DIR/" is a directory:
-  // EACCES), instead of failing with ENOENT as execvp does.
-  int make(const process_options& o, bool search_empty) noexcept {
+  int make(const process_options& o, bool libuv_lookup) noexcept {
     static char* const no_args[] = {nullptr};
+    libuv_rules = libuv_lookup;
     file = o.file;
     file_len = std::strlen(file);
     argv = o.args != nullptr ? o.args : no_args;
     env = o.env;
     const char* candidate = file;
-    if ((file_len != 0 || search_empty) && std::strchr(file, '/') == nullptr) {
-      // execvp reads PATH from the environment the child execs with.
+    if ((file_len != 0 || libuv_rules) && std::strchr(file, '/') == nullptr) {
+      // PATH comes from the environment the child gets.
       search = env != nullptr ? find_path(env) : find_path(environ);
-      if (search == nullptr) search = default_search;
+      if (search == nullptr) search = libuv_rules ? libuv_search : execvp_search;
       entry_limit = strnlen(search, PATH_MAX - 1) + 1;
       buffer.reset(new (std::nothrow) char[entry_limit + file_len + 2]);
       if (!buffer) return errc::no_memory;
@@ -95,29 +102,29 @@ struct exec_plan {
     return 0;
   }
 
+  char** envp() const noexcept { return env != nullptr ? env : environ; }
+
   static const char* find_path(char** env) noexcept {
     for (char** e = env; *e != nullptr; e++)
       if (std::strncmp(*e, "PATH=", 5) == 0) return *e + 5;
     return nullptr;
   }
 
-  // In the child: execs, or returns with errno set as execvp leaves it.
-  void exec() const noexcept {
-    char** envp = env != nullptr ? env : environ;
-    if (file_len == 0 && search == nullptr) {
-      errno = ENOENT;
-      return;
-    }
-    if (search == nullptr) {
-      execve(file, argv, envp);
-      if (errno == ENOEXEC) execve(shell, script.get(), envp);
-      return;
-    }
-    if (file_len > NAME_MAX) {
-      errno = ENAMETOOLONG;
-      return;
-    }
+  // Tries the candidates in turn with `start(path, argv)`, which returns 0
+  // once the program runs or the errno value of the attempt. Returns 0 or
+  // the errno value of the lookup. Allocates nothing and makes only the
+  // calls `start` makes (the fork path runs it in the child).
+  template <class Start>
+  int run(Start&& start) const noexcept {
+    auto attempt = [&](const char* path) {
+      int e = start(path, argv);
+      if (e == ENOEXEC && !libuv_rules) e = start(shell, script.get());
+      return e;
+    };
+    if (search == nullptr) return file_len == 0 ? ENOENT : attempt(file);
+    if (file_len > NAME_MAX) return ENAMETOOLONG;
     bool denied = false;
+    int e = ENOENT;
     for (const char* entry = search;;) {
       const char* end = entry;
       while (*end != '\0' && *end != ':') end++;
@@ -134,21 +141,23 @@ struct exec_plan {
       std::memcpy(p, entry, len);
       p[len] = '/';
       std::memcpy(p + len + (len != 0), file, file_len + 1);
-      execve(p, argv, envp);
-      if (errno == ENOEXEC) execve(shell, script.get(), envp);
-      switch (errno) {
+      e = attempt(p);
+      switch (e) {
+        case 0: return 0;
         case EACCES: denied = true; break;
         case ENOENT:
+        case ENOTDIR: break;
         case ESTALE:
-        case ENOTDIR:
         case ENODEV:
-        case ETIMEDOUT: break;
-        default: return;  // found, but it failed to run
+        case ETIMEDOUT:
+          if (libuv_rules) return e;
+          break;
+        default: return e;  // found, but it failed to run
       }
       if (*end == '\0') break;
       entry = end + 1;
     }
-    if (denied) errno = EACCES;
+    return denied ? EACCES : e;
   }
 };
 
@@ -283,26 +292,45 @@ void set_blocking(int fd) noexcept {
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
 
-  plan.exec();
-  report_errno(error_fd);
+  char** envp = plan.envp();
+  report(error_fd, -plan.run([envp](const char* path, char* const* argv) {
+    execve(path, argv, envp);
+    return errno;
+  }));
 }
 
-// Forks and waits for the child to exec. 0 with *pid set, or the error.
 // libuv 1.53's check that vfork() shares the parent's memory, made once
-// per process: a child that exits at once, waited for here.
-void probe_vfork_once() noexcept {
+// per process, by the first spawn: a child that sets a flag and exits at
+// once, waited for here.
+bool vfork_shares_memory() noexcept {
   static std::once_flag once;
+  static volatile bool shares = false;
   std::call_once(once, [] {
     const pid_t pid = vfork();
-    if (pid == 0) _exit(0);
+    if (pid == 0) {
+      shares = true;
+      _exit(0);
+    }
     if (pid > 0) {
       int status;
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
     }
   });
+  return shares;
 }
 
+// PHASELOOP_SPAWN=fork: start children with fork and exec, as libuv 1.44
+// to 1.52 do, whatever the profile.
+bool fork_asked() noexcept {
+  static const bool asked = [] {
+    const char* v = std::getenv("PHASELOOP_SPAWN");
+    return v != nullptr && std::strcmp(v, "fork") == 0;
+  }();
+  return asked;
+}
+
+// Forks and waits for the child to exec. 0 with *pid set, or the error.
 int fork_child(const process_options& o, const exec_plan& plan, stdio_fds& fds, int* pid) noexcept {
   int err_pipe[2];
   if (pipe2(err_pipe, O_CLOEXEC) != 0) return -errno;
@@ -353,6 +381,115 @@ int fork_child(const process_options& o, const exec_plan& plan, stdio_fds& fds, 
   return r == static_cast<ssize_t>(sizeof code) ? code : -EPIPE;
 }
 
+// Starts the child with posix_spawn (glibc: clone with CLONE_VM and
+// CLONE_VFORK, so nothing of the parent is copied, and the call returns
+// once the program runs or with the error that stopped it; a child that
+// failed is reaped by glibc). The child ends up as the fork path leaves
+// it: dispositions and mask reset, detached in a session of its own,
+// descriptors in place, in `cwd`. `newest`: as libuv 1.53 calls it
+// (every signal reset, every standard descriptor made blocking, the
+// descriptors given for them closed in the child once copied).
+int posix_spawn_child(const process_options& o, const exec_plan& plan, const stdio_fds& fds, bool newest,
+                      int* pid) noexcept {
+  const int count = fds.count;
+  const int* given = fds.theirs;
+  // src[fd]: what becomes the child's descriptor fd. A descriptor meant
+  // for a higher slot would be overwritten while the lower slots are
+  // filled (think of swapping stdout and stderr): such ones are copied
+  // above the slots first, here, close-on-exec, and the copies closed
+  // again once the child runs.
+  struct state {
+    posix_spawnattr_t a;
+    posix_spawn_file_actions_t f;
+    bool have_a = false, have_f = false;
+    int small[8];
+    std::unique_ptr<int[]> big;
+    int* src = small;
+    const int* given = nullptr;
+    int count = 0;
+    ~state() {
+      if (have_f) posix_spawn_file_actions_destroy(&f);
+      if (have_a) posix_spawnattr_destroy(&a);
+      for (int fd = 0; fd < count; fd++)
+        if (src[fd] != given[fd]) ::close(src[fd]);
+    }
+  } s;
+  if (count > 8) {
+    s.big.reset(new (std::nothrow) int[static_cast<std::size_t>(count)]);
+    if (!s.big) return errc::no_memory;
+    s.src = s.big.get();
+  }
+  std::memcpy(s.src, given, sizeof(int) * static_cast<std::size_t>(count));
+  s.given = given;
+  s.count = count;
+
+  int e = posix_spawnattr_init(&s.a);
+  if (e != 0) return -e;
+  s.have_a = true;
+  e = posix_spawn_file_actions_init(&s.f);
+  if (e != 0) return -e;
+  s.have_f = true;
+
+  short flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
+  if (o.flags & process_options::detached) flags |= POSIX_SPAWN_SETSID;
+  sigset_t set;
+  if (newest) {
+    sigfillset(&set);
+  } else {
+    sigemptyset(&set);
+    for (int n = 1; n < 32; n++)
+      if (n != SIGKILL && n != SIGSTOP) sigaddset(&set, n);
+  }
+  if ((e = posix_spawnattr_setflags(&s.a, flags)) != 0 || (e = posix_spawnattr_setsigdefault(&s.a, &set)) != 0)
+    return -e;
+  sigemptyset(&set);
+  if ((e = posix_spawnattr_setsigmask(&s.a, &set)) != 0) return -e;
+
+  if (o.cwd != nullptr && (e = posix_spawn_file_actions_addchdir_np(&s.f, o.cwd)) != 0) return -e;
+
+  for (int fd = 0; fd < count; fd++) {
+    if (s.src[fd] < 0 || s.src[fd] >= fd) continue;
+    const int copy = fcntl(s.src[fd], F_DUPFD_CLOEXEC, count);
+    if (copy < 0) return -errno;
+    s.src[fd] = copy;
+  }
+  for (int fd = 0; fd < count; fd++) {
+    const int src = s.src[fd];
+    if (src < 0) {
+      if (fd >= 3) continue;
+      // 0-2 are never left closed: a program would take the next file it
+      // opens for its input or output.
+      e = posix_spawn_file_actions_addopen(&s.f, fd, "/dev/null", fd == 0 ? O_RDONLY : O_RDWR, 0);
+    } else {
+      // glibc's dup2 action onto the same number clears close-on-exec.
+      e = posix_spawn_file_actions_adddup2(&s.f, src, fd);
+      // Shared with whoever gave it; programs expect blocking standard
+      // descriptors.
+      if (fd <= 2 || newest) set_blocking(src);
+    }
+    if (e != 0) return -e;
+  }
+  if (newest) {
+    // libuv 1.53 also closes, in the child, what it was given above the
+    // slots (the fork path leaves those open).
+    for (int fd = 0; fd < count; fd++) {
+      const int u = given[fd];
+      if (u < count) continue;
+      bool seen = false;
+      for (int j = 0; j < fd && !seen; j++) seen = given[j] == u;
+      if (!seen && (e = posix_spawn_file_actions_addclose(&s.f, u)) != 0) return -e;
+    }
+  }
+
+  char** envp = plan.envp();
+  return -plan.run([&](const char* path, char* const* argv) {
+    int r;
+    do r = posix_spawn(pid, path, &s.f, &s.a, argv, envp);
+    while (r == EINTR);
+    return r;
+  });
+}
+
 }  // namespace
 
 process::process(phaseloop::loop& l) noexcept : handle(l, handle_type::process) {}
@@ -390,12 +527,17 @@ int process::start_child_(const process_options& o) noexcept {
           return -EBUSY;
   }
 
-  // libuv 1.53 starts children with posix_spawn (unless it must change the
-  // child's user or group), whose lookup of the program differs a little.
-  const bool posix_spawn_like =
-      loop_->order() >= profile::libuv_1_53 && (o.flags & (process_options::set_uid | process_options::set_gid)) == 0;
-  exec_plan plan;
-  if (int r = plan.make(o, posix_spawn_like); r != 0) return r;
+  // Children start with posix_spawn, which copies nothing of this
+  // process, unless the child's user or group must change (posix_spawn
+  // cannot; libuv 1.53 forks then too) or PHASELOOP_SPAWN=fork asks for
+  // fork. libuv 1.53 first checks, once, that vfork shares memory (a child
+  // that exits at once; its SIGCHLD wakes the loop for an iteration that
+  // reports no exit), and forks where it does not (QEMU, WSL 1); its
+  // lookup of the program is its own. Older libuv forks, and uses
+  // execvp's lookup, which the posix_spawn path here keeps for them.
+  loop& l = *loop_;
+  const bool newest = l.order() >= profile::libuv_1_53;
+  bool use_spawn = (o.flags & (process_options::set_uid | process_options::set_gid)) == 0 && !fork_asked();
   stdio_fds fds;
   if (int r = fds.make(given < 3 ? 3 : given); r != 0) return r;
   for (int i = 0; i < given; i++) {
@@ -418,17 +560,16 @@ int process::start_child_(const process_options& o) noexcept {
     }
   }
 
-  loop& l = *loop_;
-  // Started before the fork, so that no exit can go unnoticed.
+  // Started before the child (and before 1.53's check), so that no exit
+  // can go unnoticed.
   detail::loop_seam::child_watcher(l).start(&process::reap_, SIGCHLD);
+  if (use_spawn && newest) use_spawn = vfork_shares_memory();
 
-  // libuv 1.53's first spawn in a process checks once that vfork shares
-  // memory: a child that exits at once, reaped there. Its SIGCHLD still
-  // wakes the loop, for an iteration that reports no exit.
-  if (l.order() >= profile::libuv_1_53) probe_vfork_once();
-
+  exec_plan plan;
   int child = 0;
-  const int result = fork_child(o, plan, fds, &child);
+  int result = plan.make(o, use_spawn && newest);
+  if (result == 0)
+    result = use_spawn ? posix_spawn_child(o, plan, fds, newest, &child) : fork_child(o, plan, fds, &child);
   if (result == 0) {
     pid_ = child;
     cb_ = o.on_exit;

@@ -315,58 +315,84 @@ TEST(process, errors_before_exec_come_from_spawn) {
 
 // libuv 1.53 looks the program up itself (for posix_spawn): an empty name
 // is tried in every PATH entry, each a directory (EACCES), where execvp
-// gives ENOENT. From 1.52 a handle whose spawn failed is off the loop's
-// handle list, and may still be closed.
+// gives ENOENT; when it must fork (a user or group to set) it uses execvp.
+// From 1.52 a handle whose spawn failed is off the loop's handle list, and
+// may still be closed.
 TEST(process, newer_profiles_fail_a_spawn_their_way) {
-  for (pl::profile prof : {pl::profile::libuv_1_44, pl::profile::libuv_1_52, pl::profile::libuv_1_53}) {
-    pl::loop l;
-    l.set_order(prof);
-    pl::process p(l);
-    char* argv[] = {const_cast<char*>("x"), nullptr};
-    char path[] = "PATH=/usr/bin:/bin";
-    char* env[] = {path, nullptr};
-    pl::process_options opts;
-    opts.file = "";
-    opts.args = argv;
-    opts.env = env;
-    EXPECT_EQ(p.spawn(opts), prof >= pl::profile::libuv_1_53 ? -EACCES : -ENOENT) << pl::profile_name(prof);
-    int seen = 0;
-    l.walk([](pl::handle*, void* n) { ++*static_cast<int*>(n); }, &seen);
-    EXPECT_EQ(seen, prof >= pl::profile::libuv_1_52 ? 0 : 1) << pl::profile_name(prof);
-    int closed = 0;
-    p.data = &closed;
-    p.close([](pl::handle* h) { ++*static_cast<int*>(h->data); });
-    l.run();
-    EXPECT_EQ(closed, 1) << pl::profile_name(prof);
-    EXPECT_EQ(finish(l), 0);
-  }
+  for (pl::profile prof : {pl::profile::libuv_1_44, pl::profile::libuv_1_52, pl::profile::libuv_1_53})
+    for (bool forked : {false, true}) {
+      pl::loop l;
+      l.set_order(prof);
+      pl::process p(l);
+      char* argv[] = {const_cast<char*>("x"), nullptr};
+      char path[] = "PATH=/usr/bin:/bin";
+      char* env[] = {path, nullptr};
+      pl::process_options opts;
+      opts.file = "";
+      opts.args = argv;
+      opts.env = env;
+      if (forked) {
+        opts.flags = pl::process_options::set_uid;
+        opts.uid = getuid();
+      }
+      const std::string what = std::string(pl::profile_name(prof)) + (forked ? " forked" : "");
+      EXPECT_EQ(p.spawn(opts), prof >= pl::profile::libuv_1_53 && !forked ? -EACCES : -ENOENT) << what;
+      int seen = 0;
+      l.walk([](pl::handle*, void* n) { ++*static_cast<int*>(n); }, &seen);
+      EXPECT_EQ(seen, prof >= pl::profile::libuv_1_52 ? 0 : 1) << what;
+      int closed = 0;
+      p.data = &closed;
+      p.close([](pl::handle* h) { ++*static_cast<int*>(h->data); });
+      l.run();
+      EXPECT_EQ(closed, 1) << what;
+      EXPECT_EQ(finish(l), 0);
+    }
 }
 
+// execvp hands a file the kernel cannot run (no "#!" line) to /bin/sh, as
+// libuv up to 1.52 does, and 1.53 when it forks; 1.53's posix_spawn
+// refuses it (ENOEXEC), as real 1.53 does (test/diff/198).
 TEST(process, script_without_interpreter_line_runs_in_sh) {
   temp_dir dir;
   write_file(dir.path + "/script", "exit 17\n", 0755);
-  // By path, and found in PATH (an empty entry in PATH is the working
-  // directory, as for execvp).
-  for (int by_path = 0; by_path < 2; by_path++) {
-    pl::loop l;
-    pl::process p(l);
-    outcome o;
-    p.data = &o;
-    const std::string file = dir.path + "/script";
-    char* argv[] = {const_cast<char*>("script"), const_cast<char*>("arg"), nullptr};
-    char path[] = "PATH=/nonexistent::/bin";
-    char* env[] = {path, nullptr};
-    pl::process_options opts;
-    opts.file = by_path ? file.c_str() : "script";
-    opts.args = argv;
-    opts.env = by_path ? nullptr : env;
-    opts.cwd = dir.path.c_str();
-    opts.on_exit = record_exit;
-    ASSERT_EQ(p.spawn(opts), 0);
-    l.run();
-    EXPECT_EQ(o.status, 17);
-    EXPECT_EQ(finish(l), 0);
-  }
+  for (pl::profile prof : {pl::profile::libuv_1_44, pl::profile::libuv_1_53})
+    for (bool forked : {false, true})
+      // By path, and found in PATH (an empty entry in PATH is the working
+      // directory, as for execvp).
+      for (int by_path = 0; by_path < 2; by_path++) {
+        pl::loop l;
+        l.set_order(prof);
+        pl::process p(l);
+        outcome o;
+        p.data = &o;
+        const std::string file = dir.path + "/script";
+        char* argv[] = {const_cast<char*>("script"), const_cast<char*>("arg"), nullptr};
+        char path[] = "PATH=/nonexistent::/bin";
+        char* env[] = {path, nullptr};
+        pl::process_options opts;
+        opts.file = by_path ? file.c_str() : "script";
+        opts.args = argv;
+        opts.env = by_path ? nullptr : env;
+        opts.cwd = dir.path.c_str();
+        opts.on_exit = record_exit;
+        if (forked) {
+          opts.flags = pl::process_options::set_uid;
+          opts.uid = getuid();
+        }
+        const std::string what =
+            std::string(pl::profile_name(prof)) + (forked ? " forked" : "") + (by_path ? " by path" : " in PATH");
+        if (prof >= pl::profile::libuv_1_53 && !forked) {
+          EXPECT_EQ(p.spawn(opts), -ENOEXEC) << what;
+          p.close(nullptr);
+          l.run();
+          EXPECT_EQ(o.calls, 0) << what;
+        } else {
+          ASSERT_EQ(p.spawn(opts), 0) << what;
+          l.run();
+          EXPECT_EQ(o.status, 17) << what;
+        }
+        EXPECT_EQ(finish(l), 0);
+      }
 }
 
 TEST(process, invalid_options) {
