@@ -75,7 +75,7 @@ $cc $cflags $(cat "$ref153/cflags") "$here/fs_io.c" -o "$out/fs_io-1.53" $(cat "
   die "building against libuv 1.53 failed"
 # shellcheck disable=SC2086
 $cc $cflags -I"$top/include/phaseloop/uv" -DPHASELOOP_UV_VERSION_MINOR=53 -DPHASELOOP_UV_VERSION_PATCH=0 \
-  "$here/fs_io.c" -o "$out/fs_io-pl" -L"$build/.libs" -lphaseloop -Wl,-rpath,"$build/.libs" -lpthread ||
+  "$here/fs_io.c" -o "$out/fs_io-pl" -L"$build/.libs" -lphaseloop-uv -Wl,-rpath,"$build/.libs" -lpthread ||
   die "building against phaseloop failed"
 
 # The files: a small one to stat and open, 64 MiB to read hot, 1 GiB to

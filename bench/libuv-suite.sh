@@ -10,7 +10,7 @@
 #   dropin  the 1.44 binary on phaseloop's drop-in libuv.so.1
 #           (LD_LIBRARY_PATH=BUILD/dropin/.libs; checked with ldd)
 #   compat  built against phaseloop's uv.h (include/phaseloop/uv) and
-#           linked with BUILD/.libs/libphaseloop.so
+#           linked with BUILD/.libs/libphaseloop-uv.so
 #
 # Every benchmark's output line is turned into one rate (higher is better;
 # e.g. "loop_count: 2000000 ticks in 0.11s (18181818/s)" gives 18181818);
@@ -155,13 +155,13 @@ compile() {
 }
 say "building libuv 1.44.2's benchmark runner ($(echo "$sources" | wc -w) sources) for each configuration in $out"
 compile uv144 "" "-luv"
-compile compat "-I$top/include/phaseloop/uv" "-L$build/.libs -lphaseloop -Wl,-rpath,$build/.libs"
+compile compat "-I$top/include/phaseloop/uv" "-L$build/.libs -lphaseloop-uv -Wl,-rpath,$build/.libs"
 [ "$have153" = 1 ] && compile uv153 "$(cat "$ref153/cflags")" "$(cat "$ref153/libs")"
 
 # Each configuration must run on the library it names.
 check_lib() {  # CFG BINARY EXPECTED-DIR [env]
   local got
-  got=$(env ${4:-} ldd "$2" | awk '$1 ~ /^lib(uv|phaseloop)\.so/ { print $3 }')
+  got=$(env ${4:-} ldd "$2" | awk '$1 ~ /^lib(uv|phaseloop|phaseloop-uv)\.so/ { print $3 }')
   [ -n "$got" ] && [ "$(dirname "$(readlink -f "$got")")" = "$(readlink -f "$3")" ] ||
     die "$1: $2 maps '$got', not a library in $3"
 }

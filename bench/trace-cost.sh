@@ -33,7 +33,7 @@ server=
 trap '[ -z "$server" ] || kill -KILL "$server" 2> /dev/null; rm -rf "$tmp"' EXIT
 
 ${CC:-cc} -O2 -I"$top/include/phaseloop/uv" "$here/ping_pongs.c" -o "$tmp/ping_pongs" \
-  -L"$build/.libs" -lphaseloop -Wl,-rpath,"$build/.libs" -lpthread || exit 1
+  -L"$build/.libs" -lphaseloop-uv -Wl,-rpath,"$build/.libs" -lpthread || exit 1
 
 # The three settings; each run gets fresh files.
 setting_env() { # NAME ROUND

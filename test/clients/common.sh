@@ -49,13 +49,14 @@ need_cmd() {
 # --- the phaseloop build ----------------------------------------------------
 
 # phaseloop_libs: checks that the build tree has both libraries and sets
-#   PL_LIBDIR     directory of libphaseloop.so (link target of compat builds)
+#   PL_LIBDIR     directory of libphaseloop-uv.so (link target of compat
+#                 builds) and libphaseloop.so
 #   PL_DROPIN_DIR directory of the drop-in libuv.so.1
 phaseloop_libs() {
   PL_LIBDIR=$PHASELOOP_BUILD/.libs
   PL_DROPIN_DIR=$PHASELOOP_BUILD/dropin/.libs
-  [ -e "$PL_LIBDIR/libphaseloop.so" ] ||
-    die "no $PL_LIBDIR/libphaseloop.so: build phaseloop first (tools/setup, or make -C $PHASELOOP_BUILD), or point PHASELOOP_BUILD at its build tree"
+  [ -e "$PL_LIBDIR/libphaseloop-uv.so" ] ||
+    die "no $PL_LIBDIR/libphaseloop-uv.so: build phaseloop first (tools/setup, or make -C $PHASELOOP_BUILD), or point PHASELOOP_BUILD at its build tree"
   [ -e "$PL_DROPIN_DIR/libuv.so.1" ] ||
     die "no drop-in $PL_DROPIN_DIR/libuv.so.1: build phaseloop first (make -C $PHASELOOP_BUILD)"
   # Physical paths: /proc/PID/maps shows them so.

@@ -25,7 +25,7 @@ DIFF_REF_CFLAGS=$(cat "$ref/cflags")
 DIFF_REF_LIBS=$(cat "$ref/libs")
 DIFF_PL_CFLAGS="-I$top/include/phaseloop/uv -DPHASELOOP_UV_VERSION_MINOR=$(echo "$version" | cut -d. -f2)"
 DIFF_PL_CFLAGS="$DIFF_PL_CFLAGS -DPHASELOOP_UV_VERSION_PATCH=$(echo "$version" | cut -d. -f3)"
-DIFF_PL_LIBS="-L$build/.libs -lphaseloop -lpthread -Wl,-rpath,$build/.libs"
+DIFF_PL_LIBS="-L$build/.libs -lphaseloop-uv -lpthread -Wl,-rpath,$build/.libs"
 DIFF_EXTRA_ENV="PHASELOOP_PROFILE=libuv-$version"
 export DIFF_REF_CFLAGS DIFF_REF_LIBS DIFF_PL_CFLAGS DIFF_PL_LIBS DIFF_EXTRA_ENV
 unset DIFF_DROPIN_DIR

@@ -26,7 +26,7 @@ ${MAKE:-make} -s -C "$build" install DESTDIR="$dest" > "$tmp/install.log" 2>&1 |
 dirs=$(${MAKE:-make} -s -C "$build" --no-print-directory print-install-dirs) ||
   fail "make print-install-dirs failed"
 eval "$dirs"
-for f in "$libdir/phaseloop/libuv.so.1" "$libdir/libphaseloop.so" \
+for f in "$libdir/phaseloop/libuv.so.1" "$libdir/libphaseloop.so" "$libdir/libphaseloop-uv.so" \
          "$includedir/phaseloop/loop.hpp" "$includedir/phaseloop/detail/ilist.hpp" \
          "$includedir/phaseloop/uv/uv.h" "$includedir/phaseloop/uv/uv/unix.h" \
          "$libdir/pkgconfig/phaseloop.pc" "$libdir/pkgconfig/phaseloop-uv.pc"; do
@@ -82,7 +82,9 @@ case $out in *" fired=1 close=0") ;; *) fail "unexpected output of the C program
 # the installed uv.h was built for it (make install writes uv/version.h).
 case $out in "$uv_version-phaseloop hex=same "*) ;; *) fail "the C program built against the installed uv.h should report libuv $uv_version with UV_VERSION_HEX agreeing (configure's --with-profile): $out" ;; esac
 ldd_out=$(LD_LIBRARY_PATH=$dest$libdir ldd "$tmp/prog_c")
-printf '%s\n' "$ldd_out" | grep -q "$dest$libdir/libphaseloop.so" || fail "the C program is not linked with the installed libphaseloop: $ldd_out"
+printf '%s\n' "$ldd_out" | grep -q "$dest$libdir/libphaseloop-uv.so" || fail "the C program is not linked with the installed libphaseloop-uv: $ldd_out"
+# A C program does not load the C++ runtime (libphaseloop-uv has it inside).
+! printf '%s\n' "$ldd_out" | grep -q "libstdc++" || fail "the C program maps libstdc++.so: $ldd_out"
 out=$(LD_LIBRARY_PATH=$dest$libdir "$tmp/prog_cxx") || fail "the C++ program failed: $out"
 echo "C++ (phaseloop.pc): $out"
 [ "$out" = "fired=1 close=0" ] || fail "unexpected output of the C++ program"

@@ -9,7 +9,8 @@
  * While COMMAND runs, this program polls the children of COMMAND's process
  * (/proc/PID/task/PID/children) and, for each child that has exec'd (its
  * command line has the 3 words of a test process), reads /proc/CHILD/maps
- * and writes the path of every mapped libuv.so* or libphaseloop.so* to
+ * and writes the path of every mapped libuv.so*, libphaseloop.so* or
+ * libphaseloop-uv.so* to
  * OUTFILE, one line per process and library:
  *
  *   runner PID PATH        (COMMAND's own process)
@@ -95,7 +96,8 @@ static int record_maps(FILE* out, pid_t pid, const char* role, const char* label
     if (p == NULL) continue;
     p[strcspn(p, "\n")] = '\0';
     base = strrchr(p, '/') + 1;
-    if (strncmp(base, "libuv.so", 8) != 0 && strncmp(base, "libphaseloop.so", 15) != 0)
+    if (strncmp(base, "libuv.so", 8) != 0 && strncmp(base, "libphaseloop.so", 15) != 0 &&
+        strncmp(base, "libphaseloop-uv.so", 18) != 0)
       continue;
     if (strcmp(p, last) == 0) continue; /* one line per segment: keep one */
     snprintf(last, sizeof last, "%s", p);
