@@ -310,6 +310,12 @@ class loop {
   detail::io_watcher async_watcher_;   // eventfd: async sends, threadpool
   detail::io_watcher signal_watcher_;  // read end of the signal pipe
   int signal_pipe_write_ = -1;
+  // How many watchers the poller has with only the two above: a poll
+  // without waiting is skipped when it has no more and nothing was
+  // written to them since the last poll (`poll_hint_`, set after each
+  // write by async sends and the signal handler).
+  unsigned base_watchers_ = 0;
+  std::atomic<bool> poll_hint_{true};
   // State the I/O subsystems keep per loop, made on first use (inotify,
   // resolver, accept's spare fd, running children): src/core/internal.hpp.
   detail::loop_part* parts_ = nullptr;

@@ -121,6 +121,7 @@ int loop::open() noexcept {
   signal* cw = new (child_watcher_mem_) signal(*this);
   cw->unref();
   cw->flags_ |= handle::internal_flag;
+  base_watchers_ = poller_.count();
   open_ = true;
   if (auto* f = observe_opened.load(std::memory_order_acquire)) [[unlikely]] f(*this);
   return 0;
@@ -306,7 +307,10 @@ void loop::wake_() noexcept {
   const std::uint64_t one = 1;
   for (;;) {
     ssize_t r = ::write(async_watcher_.fd, &one, sizeof one);
-    if (r == sizeof one) return;
+    if (r == sizeof one) {
+      poll_hint_.store(true, std::memory_order_release);
+      return;
+    }
     if (r < 0 && errno == EINTR) continue;
     if (r < 0 && errno == EAGAIN) {
       std::uint64_t count;

@@ -292,7 +292,16 @@ void loop::poll_pass_(int timeout) {
     const bool measure = idle_metric_ && timeout != 0;
     if (measure) wait_start_ns_.store(hrtime(), std::memory_order_relaxed);
     poll_wait_ = timeout;
-    int n = poller_.wait(timeout, events, max_events, block_sigprof_);
+    int n = 0;
+    // Looking without waiting at the eventfd and the signal pipe alone,
+    // when neither was written to since the last look, would find
+    // nothing: the system call is skipped (libuv skips it when nothing at
+    // all is watched). A write that races with the test is seen by the
+    // next poll, as if it had come just after this one.
+    if (timeout != 0 || poller_.count() != base_watchers_ || poll_hint_.load(std::memory_order_acquire)) {
+      poll_hint_.store(false, std::memory_order_relaxed);
+      n = poller_.wait(timeout, events, max_events, block_sigprof_);
+    }
     if (measure) {
       const std::uint64_t start = wait_start_ns_.exchange(0, std::memory_order_relaxed);
       idle_time_ns_.fetch_add(hrtime() - start, std::memory_order_relaxed);

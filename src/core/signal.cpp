@@ -94,7 +94,10 @@ struct detail::signal_registry {
         ssize_t r;
         do r = ::write(h->loop_->signal_pipe_write_, &n, sizeof n);
         while (r < 0 && errno == EINTR);
-        if (r == sizeof n) h->caught_++;  // a full pipe drops the note
+        if (r == sizeof n) {
+          h->caught_++;  // a full pipe drops the note
+          h->loop_->poll_hint_.store(true, std::memory_order_release);
+        }
       }
       unlock();
     }
