@@ -316,6 +316,11 @@ class loop {
   // write by async sends and the signal handler).
   unsigned base_watchers_ = 0;
   std::atomic<bool> poll_hint_{true};
+  // Before a wait on those two alone, poll spins a while for a write
+  // (PHASELOOP_SPIN_US, 50 by default) when the last such wait ended by
+  // one that soon: a wake-up from another thread then costs no sleep.
+  bool spin_next_ = false;
+  bool spin_for_write_(std::uint64_t ns) noexcept;
   // State the I/O subsystems keep per loop, made on first use (inotify,
   // resolver, accept's spare fd, running children): src/core/internal.hpp.
   detail::loop_part* parts_ = nullptr;

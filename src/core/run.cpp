@@ -4,6 +4,8 @@
 // pass compiled with or without hook calls, so an unhooked loop pays one
 // predictable branch per phase.
 
+#include <sched.h>
+
 #include <climits>
 #include <cstdlib>
 
@@ -13,6 +15,27 @@
 #include "phaseloop/udp.hpp"
 
 namespace phaseloop {
+
+namespace {
+
+// How long poll may spin for a write before it waits on the loop's own
+// descriptors alone: PHASELOOP_SPIN_US microseconds (0: never; at most
+// 10,000), 50 by default -- longer than a thread's wake-up here, so that
+// the answer to a send made just before the wait is caught.
+std::uint64_t spin_window_ns() noexcept {
+  static const std::uint64_t ns = [] {
+    constexpr std::uint64_t fallback = 50;
+    const char* v = std::getenv("PHASELOOP_SPIN_US");
+    if (v == nullptr || *v == '\0') return fallback * 1000;
+    char* end = nullptr;
+    const unsigned long us = std::strtoul(v, &end, 10);
+    if (*end != '\0' || v[0] == '-') return fallback * 1000;
+    return (us > 10000 ? 10000 : us) * std::uint64_t{1000};
+  }();
+  return ns;
+}
+
+}  // namespace
 
 // ---- the hooked or unhooked pass of each phase ---------------------------
 // Inlined into run() (their only caller): an unhooked iteration makes no
@@ -293,14 +316,31 @@ void loop::poll_pass_(int timeout) {
     if (measure) wait_start_ns_.store(hrtime(), std::memory_order_relaxed);
     poll_wait_ = timeout;
     int n = 0;
-    // Looking without waiting at the eventfd and the signal pipe alone,
-    // when neither was written to since the last look, would find
-    // nothing: the system call is skipped (libuv skips it when nothing at
-    // all is watched). A write that races with the test is seen by the
-    // next poll, as if it had come just after this one.
-    if (timeout != 0 || poller_.count() != base_watchers_ || poll_hint_.load(std::memory_order_acquire)) {
+    const bool own_only = poller_.count() == base_watchers_;
+    if (timeout != 0) {
+      // Waiting on the eventfd and the signal pipe alone (sends from
+      // other threads, the pool, signals): when the last such wait ended
+      // by a write within the spin window, spin for one first, so that a
+      // quick answer from another thread costs no sleep and wake-up. A
+      // spin that finds none, or a wait that lasts longer than the window
+      // (a timer, a quiet loop), turns it off until a wait is short again.
+      std::uint64_t window = own_only ? spin_window_ns() : 0;
+      if (timeout > 0 && static_cast<std::uint64_t>(timeout) * 1000000 < window)
+        window = static_cast<std::uint64_t>(timeout) * 1000000;
+      bool spun = false;
+      if (window != 0 && spin_next_) spun = spin_next_ = spin_for_write_(window);
       poll_hint_.store(false, std::memory_order_relaxed);
+      const std::uint64_t before = window != 0 && !spun ? hrtime() : 0;
       n = poller_.wait(timeout, events, max_events, block_sigprof_);
+      if (before != 0) spin_next_ = n > 0 && hrtime() - before < window;
+    } else if (!own_only || poll_hint_.load(std::memory_order_acquire)) {
+      // Looking without waiting at the eventfd and the signal pipe alone,
+      // when neither was written to since the last look, would find
+      // nothing: the system call is skipped (libuv skips it when nothing
+      // at all is watched). A write that races with the test is seen by
+      // the next poll, as if it had come just after this one.
+      poll_hint_.store(false, std::memory_order_relaxed);
+      n = poller_.wait(0, events, max_events, block_sigprof_);
     }
     if (measure) {
       const std::uint64_t start = wait_start_ns_.exchange(0, std::memory_order_relaxed);
@@ -360,6 +400,24 @@ void loop::poll_pass_(int timeout) {
   }
 
   if constexpr (H) phase_hook_(false, phase::poll, false, given);
+}
+
+// True once the eventfd or the signal pipe was written to, false after
+// `ns` without. Yields the CPU every few microseconds, for the thread that
+// is to write (there may be more runnable threads than CPUs).
+bool loop::spin_for_write_(std::uint64_t ns) noexcept {
+  const std::uint64_t end = hrtime() + ns;
+  for (unsigned i = 1;; i++) {
+    if (poll_hint_.load(std::memory_order_acquire)) return true;
+    if ((i & 63) == 0) {
+      if (hrtime() >= end) return false;
+      sched_yield();
+    } else {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+  }
 }
 
 void loop::jump_to_next_timer_() noexcept {

@@ -420,4 +420,63 @@ TEST(poll_without_waiting, a_watched_descriptor_is_polled_while_the_loop_spins) 
   close(fds[1]);
 }
 
+// Two loops answer each other's sends 2,000 times, so that each spins
+// before its waits; then a timer 20 ms ahead must fire after 20 ms (the
+// spin is bounded by the timeout and turns itself off when no write
+// comes), and every send of both must have been answered.
+TEST(poll_without_waiting, a_loop_that_spun_for_sends_still_sleeps_until_its_timer) {
+  constexpr int rounds = 2000;
+  struct side {
+    pl::async* peer = nullptr;
+    int got = 0;
+  };
+  pl::loop main_loop;
+  side main_side, thread_side;
+  pl::async to_main(main_loop, [](pl::async* h) {
+    auto* s = static_cast<side*>(h->data);
+    if (++s->got < rounds) s->peer->send();
+    else h->close(nullptr);
+  });
+  to_main.data = &main_side;
+  std::atomic<pl::async*> to_thread{nullptr};
+  std::thread t([&] {
+    pl::loop l;
+    pl::async a(l, [](pl::async* h) {
+      auto* s = static_cast<side*>(h->data);
+      s->peer->send();
+      if (++s->got == rounds) h->close(nullptr);
+    });
+    thread_side.peer = &to_main;
+    a.data = &thread_side;
+    to_thread.store(&a);
+    l.run();
+    EXPECT_EQ(l.close(), 0);
+  });
+  while (to_thread.load() == nullptr) std::this_thread::yield();
+  main_side.peer = to_thread.load();
+  main_side.peer->send();
+  main_loop.run();
+  t.join();
+  EXPECT_EQ(main_side.got, rounds);
+  EXPECT_EQ(thread_side.got, rounds);
+
+  pl::timer timer(main_loop);
+  std::uint64_t fired_after = 0;
+  const std::uint64_t start = pl::loop::hrtime();
+  timer.data = &fired_after;
+  static std::uint64_t started;
+  started = start;
+  ASSERT_EQ(timer.start(
+                [](pl::timer* h) {
+                  *static_cast<std::uint64_t*>(h->data) = pl::loop::hrtime() - started;
+                  h->close(nullptr);
+                },
+                20, 0),
+            0);
+  main_loop.run();
+  EXPECT_GE(fired_after, 19000000u);
+  EXPECT_LT(fired_after, 2000000000u);
+  EXPECT_EQ(finish(main_loop), 0);
+}
+
 }  // namespace no_wait
