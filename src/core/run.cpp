@@ -4,8 +4,6 @@
 // pass compiled with or without hook calls, so an unhooked loop pays one
 // predictable branch per phase.
 
-#include <sched.h>
-
 #include <climits>
 #include <cstdlib>
 
@@ -16,13 +14,7 @@
 
 namespace phaseloop {
 
-namespace {
-
-// How long poll may spin for a write before it waits on the loop's own
-// descriptors alone: PHASELOOP_SPIN_US microseconds (0: never; at most
-// 10,000), 50 by default -- longer than a thread's wake-up here, so that
-// the answer to a send made just before the wait is caught.
-std::uint64_t spin_window_ns() noexcept {
+std::uint64_t detail::spin_window_ns() noexcept {
   static const std::uint64_t ns = [] {
     constexpr std::uint64_t fallback = 50;
     const char* v = std::getenv("PHASELOOP_SPIN_US");
@@ -35,7 +27,6 @@ std::uint64_t spin_window_ns() noexcept {
   return ns;
 }
 
-}  // namespace
 
 // ---- the hooked or unhooked pass of each phase ---------------------------
 // Inlined into run() (their only caller): an unhooked iteration makes no
@@ -324,7 +315,7 @@ void loop::poll_pass_(int timeout) {
       // quick answer from another thread costs no sleep and wake-up. A
       // spin that finds none, or a wait that lasts longer than the window
       // (a timer, a quiet loop), turns it off until a wait is short again.
-      std::uint64_t window = own_only ? spin_window_ns() : 0;
+      std::uint64_t window = own_only ? detail::spin_window_ns() : 0;
       if (timeout > 0 && static_cast<std::uint64_t>(timeout) * 1000000 < window)
         window = static_cast<std::uint64_t>(timeout) * 1000000;
       bool spun = false;
@@ -402,22 +393,8 @@ void loop::poll_pass_(int timeout) {
   if constexpr (H) phase_hook_(false, phase::poll, false, given);
 }
 
-// True once the eventfd or the signal pipe was written to, false after
-// `ns` without. Yields the CPU every few microseconds, for the thread that
-// is to write (there may be more runnable threads than CPUs).
 bool loop::spin_for_write_(std::uint64_t ns) noexcept {
-  const std::uint64_t end = hrtime() + ns;
-  for (unsigned i = 1;; i++) {
-    if (poll_hint_.load(std::memory_order_acquire)) return true;
-    if ((i & 63) == 0) {
-      if (hrtime() >= end) return false;
-      sched_yield();
-    } else {
-#if defined(__x86_64__) || defined(__i386__)
-      __builtin_ia32_pause();
-#endif
-    }
-  }
+  return detail::spin_until([this] { return poll_hint_.load(std::memory_order_acquire); }, ns);
 }
 
 void loop::jump_to_next_timer_() noexcept {

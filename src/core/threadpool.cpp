@@ -109,7 +109,12 @@ class threadpool {
     } else {
       queue_.push_back(t);
     }
-    if (idle_ > 0) cond_.notify_one();
+    posted_.fetch_add(1, std::memory_order_release);
+    // The first request posted while a worker spins is its to take (it
+    // looks at the queue under the lock once it stops spinning): no
+    // wake-up to make. The others wake sleeping workers as usual.
+    if (spinning_ && !spin_claimed_) spin_claimed_ = true;
+    else if (idle_ > 0) cond_.notify_one();
   }
 
   // Takes `t` off the queue if no worker has started it.
@@ -198,11 +203,27 @@ class threadpool {
 
   void run(std::uint16_t worker) {
     std::unique_lock<std::mutex> lock(mutex_);
+    // Whether this worker spins for work before it sleeps: when its last
+    // sleep was short (work comes that often), one worker at a time spins
+    // up to the spin window, so that the next request needs no wake-up.
+    bool spin = false;
     for (;;) {
       while (queue_.empty() || only_blocked_slow_work()) {
+        const std::uint64_t window = detail::spin_window_ns();
+        if (spin && !spinning_ && window != 0) {
+          spinning_ = true;
+          const unsigned seen = posted_.load(std::memory_order_relaxed);
+          lock.unlock();
+          spin = detail::spin_until([&] { return posted_.load(std::memory_order_acquire) != seen; }, window);
+          lock.lock();
+          spinning_ = spin_claimed_ = false;
+          continue;
+        }
         idle_++;
+        const std::uint64_t before = window != 0 ? loop::hrtime() : 0;
         cond_.wait(lock);
         idle_--;
+        spin = window != 0 && loop::hrtime() - before < 4 * window;
       }
       pool_task* t = take();
       if (t == nullptr) continue;
@@ -241,6 +262,9 @@ class threadpool {
   pool_task marker_;
   unsigned slow_running_ = 0;
   unsigned idle_ = 0;
+  bool spinning_ = false;                // a worker spins for work (guarded by mutex_)
+  bool spin_claimed_ = false;            // a request was posted for it to take
+  std::atomic<unsigned> posted_{0};      // requests posted so far, for the spinner
   std::vector<std::thread> threads_;
 };
 
