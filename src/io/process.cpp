@@ -1,9 +1,10 @@
 // Child processes: spawning, the child's set-up before it runs the
 // program, and reaping on SIGCHLD.
 //
-// spawn() starts the child with posix_spawn, whose file actions and
-// attributes set it up, or, when its user or group must change, with
-// fork: then the parent may have other threads, whose locks the child
+// spawn() starts the child as the profile's libuv does: with posix_spawn
+// (1.53), whose file actions and attributes set it up, or with fork
+// (older profiles, and whenever the child's user or group must change).
+// After a fork the parent may have other threads, whose locks the child
 // inherits held, so between fork and exec the child makes only
 // async-signal-safe calls and allocates nothing: what it needs (the buffer
 // for PATH candidates, the argv of the /bin/sh fallback) is made before the
@@ -320,14 +321,17 @@ bool vfork_shares_memory() noexcept {
   return shares;
 }
 
-// PHASELOOP_SPAWN=fork: start children with fork and exec, as libuv 1.44
-// to 1.52 do, whatever the profile.
-bool fork_asked() noexcept {
-  static const bool asked = [] {
-    const char* v = std::getenv("PHASELOOP_SPAWN");
-    return v != nullptr && std::strcmp(v, "fork") == 0;
-  }();
-  return asked;
+// PHASELOOP_SPAWN: how children start whatever the profile -- "fork"
+// (fork and exec, as libuv up to 1.52) or "posix_spawn" (as libuv 1.53,
+// keeping the profile's lookup); unset or anything else: as the profile's
+// libuv. Read at each spawn.
+enum class spawn_choice { profile, fork, posix_spawn };
+spawn_choice spawn_asked() noexcept {
+  const char* v = std::getenv("PHASELOOP_SPAWN");
+  if (v == nullptr) return spawn_choice::profile;
+  if (std::strcmp(v, "fork") == 0) return spawn_choice::fork;
+  if (std::strcmp(v, "posix_spawn") == 0) return spawn_choice::posix_spawn;
+  return spawn_choice::profile;
 }
 
 // Forks and waits for the child to exec. 0 with *pid set, or the error.
@@ -527,17 +531,21 @@ int process::start_child_(const process_options& o) noexcept {
           return -EBUSY;
   }
 
-  // Children start with posix_spawn, which copies nothing of this
-  // process, unless the child's user or group must change (posix_spawn
-  // cannot; libuv 1.53 forks then too) or PHASELOOP_SPAWN=fork asks for
-  // fork. libuv 1.53 first checks, once, that vfork shares memory (a child
-  // that exits at once; its SIGCHLD wakes the loop for an iteration that
-  // reports no exit), and forks where it does not (QEMU, WSL 1); its
-  // lookup of the program is its own. Older libuv forks, and uses
-  // execvp's lookup, which the posix_spawn path here keeps for them.
+  // As libuv 1.53, children start with posix_spawn, which copies nothing
+  // of this process, unless the child's user or group must change
+  // (posix_spawn cannot). libuv 1.53 first checks, once, that vfork
+  // shares memory (a child that exits at once; its SIGCHLD wakes the loop
+  // for an iteration that reports no exit), and forks where it does not
+  // (QEMU, WSL 1); its lookup of the program is its own. Older libuv
+  // forks, which programs may rely on: pthread_atfork handlers run for a
+  // spawn (uvloop runs a subprocess's preexec_fn from one). PHASELOOP_SPAWN
+  // overrides (the posix_spawn path keeps an older profile's execvp
+  // lookup).
   loop& l = *loop_;
   const bool newest = l.order() >= profile::libuv_1_53;
-  bool use_spawn = (o.flags & (process_options::set_uid | process_options::set_gid)) == 0 && !fork_asked();
+  const spawn_choice asked = spawn_asked();
+  bool use_spawn = (o.flags & (process_options::set_uid | process_options::set_gid)) == 0 &&
+                   (asked == spawn_choice::posix_spawn || (asked == spawn_choice::profile && newest));
   stdio_fds fds;
   if (int r = fds.make(given < 3 ? 3 : given); r != 0) return r;
   for (int i = 0; i < given; i++) {

@@ -313,6 +313,33 @@ TEST(process, errors_before_exec_come_from_spawn) {
   }
 }
 
+// How a test asks for the child to be started: as the profile's libuv
+// does, or through PHASELOOP_SPAWN, or by asking for our own user id
+// (which always forks, even when posix_spawn is asked for).
+enum class start_how { profile, fork_env, spawn_env, uid };
+constexpr start_how every_way[] = {start_how::profile, start_how::fork_env, start_how::spawn_env, start_how::uid};
+const char* how_name(start_how h) {
+  switch (h) {
+    case start_how::profile: return "as the profile";
+    case start_how::fork_env: return "PHASELOOP_SPAWN=fork";
+    case start_how::spawn_env: return "PHASELOOP_SPAWN=posix_spawn";
+    case start_how::uid: return "posix_spawn asked, uid set";
+  }
+  return "?";
+}
+// Sets the environment and options for `h`; true when the child starts
+// with posix_spawn.
+bool start_as(start_how h, pl::profile prof, pl::process_options& opts) {
+  unsetenv("PHASELOOP_SPAWN");
+  if (h == start_how::fork_env) setenv("PHASELOOP_SPAWN", "fork", 1);
+  if (h == start_how::spawn_env || h == start_how::uid) setenv("PHASELOOP_SPAWN", "posix_spawn", 1);
+  if (h == start_how::uid) {
+    opts.flags |= pl::process_options::set_uid;
+    opts.uid = getuid();
+  }
+  return h == start_how::spawn_env || (h == start_how::profile && prof >= pl::profile::libuv_1_53);
+}
+
 // libuv 1.53 looks the program up itself (for posix_spawn): an empty name
 // is tried in every PATH entry, each a directory (EACCES), where execvp
 // gives ENOENT; when it must fork (a user or group to set) it uses execvp.
@@ -320,7 +347,7 @@ TEST(process, errors_before_exec_come_from_spawn) {
 // may still be closed.
 TEST(process, newer_profiles_fail_a_spawn_their_way) {
   for (pl::profile prof : {pl::profile::libuv_1_44, pl::profile::libuv_1_52, pl::profile::libuv_1_53})
-    for (bool forked : {false, true}) {
+    for (start_how how : every_way) {
       pl::loop l;
       l.set_order(prof);
       pl::process p(l);
@@ -331,12 +358,11 @@ TEST(process, newer_profiles_fail_a_spawn_their_way) {
       opts.file = "";
       opts.args = argv;
       opts.env = env;
-      if (forked) {
-        opts.flags = pl::process_options::set_uid;
-        opts.uid = getuid();
-      }
-      const std::string what = std::string(pl::profile_name(prof)) + (forked ? " forked" : "");
-      EXPECT_EQ(p.spawn(opts), prof >= pl::profile::libuv_1_53 && !forked ? -EACCES : -ENOENT) << what;
+      const bool spawned = start_as(how, prof, opts);
+      const std::string what = std::string(pl::profile_name(prof)) + ", " + how_name(how);
+      const int r = p.spawn(opts);
+      unsetenv("PHASELOOP_SPAWN");
+      EXPECT_EQ(r, prof >= pl::profile::libuv_1_53 && spawned ? -EACCES : -ENOENT) << what;
       int seen = 0;
       l.walk([](pl::handle*, void* n) { ++*static_cast<int*>(n); }, &seen);
       EXPECT_EQ(seen, prof >= pl::profile::libuv_1_52 ? 0 : 1) << what;
@@ -351,12 +377,13 @@ TEST(process, newer_profiles_fail_a_spawn_their_way) {
 
 // execvp hands a file the kernel cannot run (no "#!" line) to /bin/sh, as
 // libuv up to 1.52 does, and 1.53 when it forks; 1.53's posix_spawn
-// refuses it (ENOEXEC), as real 1.53 does (test/diff/198).
+// refuses it (ENOEXEC), as real 1.53 does (test/diff/198). An older
+// profile made to use posix_spawn keeps execvp's way.
 TEST(process, script_without_interpreter_line_runs_in_sh) {
   temp_dir dir;
   write_file(dir.path + "/script", "exit 17\n", 0755);
   for (pl::profile prof : {pl::profile::libuv_1_44, pl::profile::libuv_1_53})
-    for (bool forked : {false, true})
+    for (start_how how : every_way)
       // By path, and found in PATH (an empty entry in PATH is the working
       // directory, as for execvp).
       for (int by_path = 0; by_path < 2; by_path++) {
@@ -375,19 +402,18 @@ TEST(process, script_without_interpreter_line_runs_in_sh) {
         opts.env = by_path ? nullptr : env;
         opts.cwd = dir.path.c_str();
         opts.on_exit = record_exit;
-        if (forked) {
-          opts.flags = pl::process_options::set_uid;
-          opts.uid = getuid();
-        }
+        const bool spawned = start_as(how, prof, opts);
         const std::string what =
-            std::string(pl::profile_name(prof)) + (forked ? " forked" : "") + (by_path ? " by path" : " in PATH");
-        if (prof >= pl::profile::libuv_1_53 && !forked) {
-          EXPECT_EQ(p.spawn(opts), -ENOEXEC) << what;
+            std::string(pl::profile_name(prof)) + ", " + how_name(how) + (by_path ? ", by path" : ", in PATH");
+        const int r = p.spawn(opts);
+        unsetenv("PHASELOOP_SPAWN");
+        if (prof >= pl::profile::libuv_1_53 && spawned) {
+          EXPECT_EQ(r, -ENOEXEC) << what;
           p.close(nullptr);
           l.run();
           EXPECT_EQ(o.calls, 0) << what;
         } else {
-          ASSERT_EQ(p.spawn(opts), 0) << what;
+          ASSERT_EQ(r, 0) << what;
           l.run();
           EXPECT_EQ(o.status, 17) << what;
         }
@@ -626,3 +652,48 @@ TEST(loop, after_fork_gives_the_child_its_own_loop) {
 }
 
 }  // namespace
+
+namespace {
+
+// The write end of a pipe the pthread_atfork child handler below writes
+// to (-1: the handler does nothing), set only around one spawn.
+int atfork_fd = -1;
+
+void atfork_child() {
+  if (atfork_fd >= 0) {
+    const char c = 'f';
+    (void) !write(atfork_fd, &c, 1);
+  }
+}
+
+}  // namespace
+
+// libuv up to 1.52 forks: a program's pthread_atfork handlers run for a
+// spawn (uvloop runs a subprocess's preexec_fn from one). Profiles before
+// 1.53 fork too; 1.53 calls posix_spawn, which runs none.
+TEST(process, atfork_handlers_run_for_a_spawn_before_1_53_only) {
+  static const bool registered = pthread_atfork(nullptr, nullptr, atfork_child) == 0;
+  ASSERT_TRUE(registered);
+  unsetenv("PHASELOOP_SPAWN");
+  for (pl::profile prof : {pl::profile::libuv_1_44, pl::profile::libuv_1_52, pl::profile::libuv_1_53}) {
+    int fds[2];
+    ASSERT_EQ(pipe2(fds, O_CLOEXEC | O_NONBLOCK), 0);
+    pl::loop l;
+    l.set_order(prof);
+    pl::process p(l);
+    outcome o;
+    p.data = &o;
+    sh_command c("exit 0");
+    atfork_fd = fds[1];
+    ASSERT_EQ(p.spawn(c.opts), 0) << pl::profile_name(prof);
+    atfork_fd = -1;
+    l.run();
+    char got = 0;
+    const bool ran = read(fds[0], &got, 1) == 1 && got == 'f';
+    EXPECT_EQ(ran, prof < pl::profile::libuv_1_53) << pl::profile_name(prof);
+    EXPECT_EQ(o.status, 0);
+    EXPECT_EQ(finish(l), 0);
+    close(fds[0]);
+    close(fds[1]);
+  }
+}
