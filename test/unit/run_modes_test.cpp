@@ -342,13 +342,22 @@ struct waiter {
   }
 };
 
-TEST(poll_without_waiting, an_async_send_from_another_thread_still_arrives) {
+// A loop kept spinning by an idle handle until the waiter is done.
+struct spinning_loop {
   pl::loop l;
-  pl::idle idle(l);
+  pl::idle idle{l};
   waiter w;
-  w.idle = &idle;
-  idle.data = &w;
-  idle.start(&waiter::on_idle);
+  spinning_loop() {
+    w.idle = &idle;
+    idle.data = &w;
+    idle.start(&waiter::on_idle);
+  }
+};
+
+TEST(poll_without_waiting, an_async_send_from_another_thread_still_arrives) {
+  spinning_loop sl;
+  pl::loop& l = sl.l;
+  waiter& w = sl.w;
   pl::async a(l, [](pl::async* h) {
     static_cast<waiter*>(h->data)->done();
     h->close(nullptr);
@@ -366,12 +375,9 @@ TEST(poll_without_waiting, an_async_send_from_another_thread_still_arrives) {
 }
 
 TEST(poll_without_waiting, a_signal_from_another_thread_still_arrives) {
-  pl::loop l;
-  pl::idle idle(l);
-  waiter w;
-  w.idle = &idle;
-  idle.data = &w;
-  idle.start(&waiter::on_idle);
+  spinning_loop sl;
+  pl::loop& l = sl.l;
+  waiter& w = sl.w;
   pl::signal sig(l);
   sig.data = &w;
   ASSERT_EQ(sig.start(
@@ -394,12 +400,9 @@ TEST(poll_without_waiting, a_signal_from_another_thread_still_arrives) {
 TEST(poll_without_waiting, a_watched_descriptor_is_polled_while_the_loop_spins) {
   int fds[2];
   ASSERT_EQ(pipe2(fds, O_CLOEXEC | O_NONBLOCK), 0);
-  pl::loop l;
-  pl::idle idle(l);
-  waiter w;
-  w.idle = &idle;
-  idle.data = &w;
-  idle.start(&waiter::on_idle);
+  spinning_loop sl;
+  pl::loop& l = sl.l;
+  waiter& w = sl.w;
   pl::poll p(l, fds[0]);
   p.data = &w;
   ASSERT_EQ(p.start(pl::poll::readable,
