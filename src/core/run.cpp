@@ -27,7 +27,6 @@ std::uint64_t detail::spin_window_ns() noexcept {
   return ns;
 }
 
-
 // ---- the hooked or unhooked pass of each phase ---------------------------
 // Inlined into run() (their only caller): an unhooked iteration makes no
 // call to pick a pass.
