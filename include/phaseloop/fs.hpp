@@ -368,7 +368,7 @@ class fs_req : public req {
       double atime, mtime;
     } times;
   } args_{};
-  std::size_t length_ = 0;          // sendfile's byte count
+  std::size_t length_ = 0;          // sendfile's byte count; a write's bytes the ring wrote
   detail::pool_task task_;          // offset 336, libuv's work_req
   fs_buf bufsml_[4];                // offset 376: up to four read/write buffers
 };

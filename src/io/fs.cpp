@@ -161,7 +161,13 @@ ssize_t fs_req::dispatch_() noexcept {
     case fs_type::open: return checked(::open(path_, flags_ | O_CLOEXEC, mode_));
     case fs_type::close: return close_file(file_);
     case fs_type::read: return read_into(file_, bufs_, nbufs_, off_);
-    case fs_type::write: return write_all(file_, bufs_, nbufs_, off_);
+    case fs_type::write: {
+      // What the ring wrote of it first counts too, also when the rest
+      // fails (as write_all counts what it wrote before an error).
+      const ssize_t r = write_all(file_, bufs_, nbufs_, off_);
+      if (length_ == 0) return r;
+      return static_cast<ssize_t>(length_) + (r > 0 ? r : 0);
+    }
     case fs_type::sendfile: return send_file(file_, flags_, off_, length_);
     case fs_type::stat: return stat_any(stat_of::path, path_, -1, statbuf_);
     case fs_type::lstat: return stat_any(stat_of::link, path_, -1, statbuf_);
@@ -312,6 +318,7 @@ int fs_req::write(loop* l, int file, const fs_buf bufs[], unsigned nbufs, std::i
   if (int r = set_bufs_(bufs, nbufs); r != 0) return r;
   file_ = file;
   off_ = offset;
+  length_ = 0;  // bytes written so far (by the io_uring ring, before a rest went to the pool)
   return submit_();
 }
 

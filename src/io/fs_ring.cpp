@@ -18,7 +18,8 @@
 // operation the kernel refuses with EOPNOTSUPP goes to the threadpool,
 // and so does every request while the ring is full. When the ring cannot
 // be made (no io_uring, io_uring_disabled, seccomp, ENOMEM), the loop
-// remembers it and uses the threadpool.
+// remembers it and uses the threadpool; when the kernel stops taking
+// submissions for good, the requests not yet handed over go there too.
 //
 // fs_req::ring_ holds the request's state here: 0 (not on the ring),
 // queued (its SQE not yet seen by the kernel) or handed (to the kernel).
@@ -148,13 +149,7 @@ struct fs_ring final : loop_part {
   int after_fork() noexcept override {
     close_();  // unmaps: the parent keeps its ring
     in_kernel = 0;
-    while (pool_task* t = unsent.pop_front()) {
-      fs_req& q = req_of(*t);
-      loop_seam::req_unregister(owner());
-      q.ring_ = off_ring;
-      to_pool(q);
-    }
-    unsent_n = 0;
+    unsent_to_pool();
     ready = open_() == 0;
     return 0;
   }
@@ -177,13 +172,39 @@ struct fs_ring final : loop_part {
       if (io_uring_sq_ready(&ring) > 0) loop_seam::before_poll(owner(), *this);
       return;
     }
-    // The kernel took none of them: again when the poll phase starts
-    // (busy: completions to reap first). The entries stay published to
-    // the kernel, so they cannot go to the threadpool: a later call would
-    // run them twice. Another error than busy says the ring is broken:
-    // new requests go to the threadpool from now on.
-    if (r != -EAGAIN && r != -EBUSY) ready = false;
+    // The kernel took none of them. Busy (completions to reap first, or
+    // no memory for a moment): again when the poll phase starts. Another
+    // error says the ring is broken: new requests go to the threadpool
+    // from now on, and so do these -- a plain ring's kernel side reads
+    // entries only inside io_uring_enter, so the published ones become
+    // no-ops (should anything enter the ring again) and cannot run twice.
+    // A polled ring's kernel thread may still take them: they stay, and
+    // the submission is tried again.
+    if (r != -EAGAIN && r != -EBUSY) {
+      ready = false;
+      if (!polled) {
+        const unsigned mask = *ring.sq.kring_mask;
+        for (unsigned i = *ring.sq.khead; i != *ring.sq.ktail; i++) {
+          io_uring_sqe* sqe = &ring.sq.sqes[ring.sq.array[i & mask] & mask];
+          io_uring_prep_nop(sqe);
+          io_uring_sqe_set_data(sqe, nullptr);
+        }
+        unsent_to_pool();
+        return;
+      }
+    }
     loop_seam::before_poll(owner(), *this);
+  }
+
+  // Every request whose SQE the kernel has not seen goes to the threadpool.
+  void unsent_to_pool() noexcept {
+    while (pool_task* t = unsent.pop_front()) {
+      fs_req& q = req_of(*t);
+      loop_seam::req_unregister(owner());
+      q.ring_ = off_ring;
+      to_pool(q);
+    }
+    unsent_n = 0;
   }
 
   // The request goes to the threadpool instead (it is out of the ring's
@@ -194,11 +215,6 @@ struct fs_ring final : loop_part {
       q.ptr_ = nullptr;
     }
     if (int r = pool_submit(owner(), q.task_, fs_req::pool_ops_); r != 0) finish(q, r);
-  }
-
-  bool start(fs_req& q) noexcept {
-    if (q.fs_type_ == fs_type::write) q.length_ = 0;  // its count of bytes written
-    return submit(q);
   }
 
   bool submit(fs_req& q) noexcept {
@@ -315,11 +331,13 @@ struct fs_ring final : loop_part {
       } batch[32];
       const unsigned n = io_uring_peek_batch_cqe(&self.ring, cqes, left < 32 ? left : 32);
       if (n == 0) break;
-      for (unsigned i = 0; i < n; i++) batch[i] = {static_cast<fs_req*>(io_uring_cqe_get_data(cqes[i])), cqes[i]->res};
+      unsigned reqs = 0;  // without the no-ops of a broken ring (flush)
+      for (unsigned i = 0; i < n; i++)
+        if (auto* q = static_cast<fs_req*>(io_uring_cqe_get_data(cqes[i]))) batch[reqs++] = {q, cqes[i]->res};
       io_uring_cq_advance(&self.ring, n);
       left -= n;
-      self.in_kernel -= n;
-      for (unsigned i = 0; i < n; i++) {
+      self.in_kernel -= reqs;
+      for (unsigned i = 0; i < reqs; i++) {
         loop_seam::req_unregister(l);
         if (self.complete(*batch[i].q, batch[i].res)) delivered++;
       }
@@ -352,12 +370,16 @@ struct fs_ring final : loop_part {
         break;
       }
       case fs_type::write:
-        // Writes go on after a short write, as on the threadpool; the
-        // result is every byte written (also when an error or a full
-        // ring stops it after some).
+        // Writes go on after a short write, as on the threadpool (there
+        // when the ring is full or broken); the result is every byte
+        // written, also when an error stops it after some. length_ counts
+        // them, and the threadpool adds it to what it writes of the rest.
         if (res > 0) {
           q.length_ += static_cast<std::size_t>(res);
-          if (skip_written(q, static_cast<std::size_t>(res)) && submit(q)) return false;
+          if (skip_written(q, static_cast<std::size_t>(res))) {
+            if (!ready || !submit(q)) to_pool(q);
+            return false;
+          }
         }
         if (q.length_ > 0) {
           finish(q, static_cast<ssize_t>(q.length_));
@@ -409,7 +431,7 @@ bool fs_ring_submit(loop& l, fs_req& r) noexcept {
     if (ring == nullptr) return false;
     loop_seam::adopt(l, *ring);
   }
-  return ring->ready && ring->start(r);
+  return ring->ready && ring->submit(r);
 }
 
 }  // namespace detail

@@ -3,18 +3,18 @@
 // results, errors included, without a pool job; callbacks run in the poll
 // phase; requests on the ring cannot be canceled; more requests than the
 // ring holds, and more buffers than one system call takes, still complete;
-// the loop stays alive and refuses to close meanwhile; a forked child gets
-// a ring of its own; and when io_uring cannot be had (a seccomp filter in a
-// child process makes io_uring_setup fail as a locked-down system does)
-// the same requests run on the threadpool. The switches per profile and
+// the loop stays alive and refuses to close meanwhile; a write cut short
+// counts what it wrote; a forked child gets a ring of its own; and when
+// io_uring cannot be had (a seccomp filter in a child process makes
+// io_uring_setup fail as a locked-down system does) the same requests run
+// on the threadpool, as do those a ring that stopped taking submissions
+// (io_uring_enter refused) had not handed over. The switches per profile and
 // environment are tested from outside (test/fs_ring/switches.sh), the
-// callback order against real libuv 1.50 and 1.53 by test/diff/197-198.
+// callback order against real libuv 1.50 and 1.53 by test/diff/197.
 
 #include <fcntl.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <stddef.h>
-#include <sys/prctl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -367,19 +367,6 @@ bool in_child(const std::function<int()>& body) {
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-// In the calling process: makes io_uring_setup fail with `err`, as a
-// seccomp policy or kernel.io_uring_disabled does.
-bool forbid_io_uring(int err) {
-  sock_filter filter[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (static_cast<unsigned>(err) & SECCOMP_RET_DATA)),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-  };
-  sock_fprog prog{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
-  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
-}
-
 TEST_F(fs_ring, without_io_uring_the_threadpool_does_the_work) {
   // EPERM: kernel.io_uring_disabled=2 (or 1 for this user); ENOSYS: a
   // seccomp filter or a kernel without io_uring; ENOMEM: no memory for
@@ -387,7 +374,7 @@ TEST_F(fs_ring, without_io_uring_the_threadpool_does_the_work) {
   for (int err : {EPERM, ENOSYS, ENOMEM}) {
     const std::string dir = dir_;
     EXPECT_TRUE(in_child([&] {
-      if (!forbid_io_uring(err)) return 2;
+      if (!pltest::forbid_syscalls({__NR_io_uring_setup}, err)) return 2;
       int pool_jobs = 0;
       bool ring = true;
       std::vector<pl::phase> phases;
@@ -398,6 +385,96 @@ TEST_F(fs_ring, without_io_uring_the_threadpool_does_the_work) {
       if (::testing::Test::HasFailure()) return 6;
       return 0;
     })) << "errno " << err;
+  }
+}
+
+TEST_F(fs_ring, a_ring_the_kernel_stops_taking_hands_its_requests_to_the_threadpool) {
+  {
+    pl::loop probe;
+    probe.set_io_uring(pl::io_uring_use::on);
+    pl::fs_req r;
+    ASSERT_EQ(r.stat(&probe, dir_.c_str(), [](pl::fs_req*) {}), 0);
+    probe.run();
+    if (!probe.io_uring_ready()) GTEST_SKIP() << "no io_uring here (the fallback tests cover this machine)";
+    EXPECT_EQ(probe.close(), 0);
+  }
+  // The ring works for a first request; then io_uring_enter fails for good
+  // (EPERM, as a seccomp policy put on the running process does): the
+  // requests submitted after it complete on the threadpool, with their
+  // results, and the loop stops using the ring. Without the hand-over they
+  // would stay in the ring's queue and the loop would wait forever (the
+  // alarm ends the child then).
+  const std::string dir = dir_;
+  EXPECT_TRUE(in_child([&] {
+    alarm(20);
+    pl::loop l;
+    l.set_io_uring(pl::io_uring_use::on);
+    job_counter hook;
+    l.add_hook(hook);
+    counted c;
+    pl::fs_req first;
+    first.data = &c;
+    if (first.stat(&l, dir.c_str(), &counted::cb) != 0) return 2;
+    l.run();
+    if (c.done != 1 || c.failed != 0 || hook.jobs != 0 || !l.io_uring_ready()) return 3;
+    if (!pltest::forbid_syscalls({__NR_io_uring_enter}, EPERM)) return 4;
+    const std::string path = dir + "/after";
+    pl::fs_req o;
+    const int fd = o.open(nullptr, path.c_str(), O_RDWR | O_CREAT | O_TRUNC, 0644, nullptr);
+    if (fd < 0) return 5;
+    char text[] = "hello";
+    pl::fs_buf buf{text, 5};
+    static ssize_t written;
+    written = -1;
+    pl::fs_req w, s1, s2;
+    s1.data = s2.data = &c;
+    if (s1.stat(&l, dir.c_str(), &counted::cb) != 0) return 6;
+    if (w.write(&l, fd, &buf, 1, 0, [](pl::fs_req* r) { written = r->result(); }) != 0) return 7;
+    if (s2.stat(&l, path.c_str(), &counted::cb) != 0) return 8;
+    if (l.run() != 0) return 9;
+    if (c.done != 3 || c.failed != 0 || written != 5) return 10;
+    if (hook.jobs != 3 || l.io_uring_ready()) return 11;
+    // Later requests go to the threadpool directly.
+    if (s1.stat(&l, path.c_str(), &counted::cb) != 0) return 12;
+    l.run();
+    if (c.done != 4 || hook.jobs != 4 || s1.statbuf().st_size != 5) return 13;
+    pl::fs_req cl;
+    cl.close(nullptr, fd, nullptr);
+    l.remove_hook(hook);
+    return l.close() == 0 ? 0 : 14;
+  }));
+}
+
+TEST_F(fs_ring, a_write_cut_short_by_the_file_size_limit_counts_what_it_wrote) {
+  // RLIMIT_FSIZE of 4 bytes: a 10-byte write writes 4, the rest fails
+  // (EFBIG); the result is 4 both ways, as libuv's threadpool reports it.
+  const std::string dir = dir_;
+  for (pl::io_uring_use use : {pl::io_uring_use::on, pl::io_uring_use::off}) {
+    EXPECT_TRUE(in_child([&] {
+      alarm(20);
+      signal(SIGXFSZ, SIG_IGN);
+      rlimit lim{4, 4};
+      if (setrlimit(RLIMIT_FSIZE, &lim) != 0) return 2;
+      pl::loop l;
+      l.set_io_uring(use);
+      const std::string path = dir + (use == pl::io_uring_use::on ? "/limited-ring" : "/limited-pool");
+      pl::fs_req o;
+      const int fd = o.open(nullptr, path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644, nullptr);
+      if (fd < 0) return 3;
+      char a[] = "abcdef", b[] = "ghij";
+      pl::fs_buf bufs[2] = {{a, 6}, {b, 4}};
+      static ssize_t written;
+      written = -1;
+      pl::fs_req w;
+      if (w.write(&l, fd, bufs, 2, 0, [](pl::fs_req* r) { written = r->result(); }) != 0) return 4;
+      l.run();
+      pl::fs_req st;
+      if (st.fstat(nullptr, fd, nullptr) != 0 || st.statbuf().st_size != 4) return 5;
+      pl::fs_req cl;
+      cl.close(nullptr, fd, nullptr);
+      if (written != 4) return 6;
+      return l.close() == 0 ? 0 : 7;
+    })) << (use == pl::io_uring_use::on ? "on the ring" : "on the threadpool");
   }
 }
 

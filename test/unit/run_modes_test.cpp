@@ -2,9 +2,6 @@
 // stop().
 
 #include <fcntl.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -280,19 +277,6 @@ struct spinner {
   }
 };
 
-// In the calling process: makes epoll_wait and epoll_pwait fail (EPERM).
-bool forbid_epoll_wait() {
-  sock_filter filter[] = {
-      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_epoll_wait, 2, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_epoll_pwait, 1, 0),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-      BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
-  };
-  sock_fprog prog{static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
-  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
-}
-
 // A loop whose poller watches only its own eventfd and signal pipe, with
 // nothing written to them, makes no epoll_wait while an idle handle keeps
 // its polls from waiting: in a child that may not call epoll_wait (the
@@ -311,7 +295,7 @@ TEST(poll_without_waiting, is_skipped_when_only_the_loops_own_descriptors_are_wa
     idle.data = &s;
     idle.start(&spinner::on_idle);
     l.run();
-    if (!forbid_epoll_wait()) _exit(2);
+    if (!pltest::forbid_syscalls({__NR_epoll_wait, __NR_epoll_pwait}, EPERM)) _exit(2);
     for (pl::profile p : {pl::profile::libuv_1_44, pl::profile::libuv_1_45, pl::profile::libuv_1_53}) {
       l.set_order(p);
       s.calls = 0;

@@ -3,8 +3,13 @@
 // that records what it sees, and a few small conveniences.
 
 #include <gtest/gtest.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/prctl.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -37,6 +42,24 @@ inline void spin_ms(double ms) {
   const std::uint64_t start = pl::loop::hrtime();
   while (ms_since(start) < ms) {
   }
+}
+
+/// In the calling process, for good: every system call numbered in `nrs`
+/// fails with `err` (a seccomp filter, as a locked-down system has).
+/// False when the filter could not be installed. Call it in a child.
+inline bool forbid_syscalls(std::initializer_list<int> nrs, int err) {
+  std::vector<sock_filter> f;
+  f.push_back(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)));
+  // Each number jumps to the last statement (refuse) when it matches.
+  unsigned left = static_cast<unsigned>(nrs.size());
+  for (int nr : nrs) {
+    left--;
+    f.push_back(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, static_cast<unsigned>(nr), static_cast<unsigned char>(left + 1), 0));
+  }
+  f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+  f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (static_cast<unsigned>(err) & SECCOMP_RET_DATA)));
+  sock_fprog prog{static_cast<unsigned short>(f.size()), f.data()};
+  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
 }
 
 /// One phase event as a recorder hook saw it.
