@@ -27,6 +27,11 @@
 # pl+ring/1.53 (r/1.53: phaseloop with io_uring against the newest libuv as
 # it runs by default); > 1 is phaseloop ahead.
 #
+# A third table puts the stats through phaseloop's ring next to the same
+# stats made through io_uring alone, with no loop (bench/ring_ceiling.c,
+# config "ring": a plain ring waited on in epoll_wait, liburing from
+# Debian): the most any loop using a plain ring can get here.
+#
 # usage: bench/fs-io.sh BUILD [-r N] [--markdown] [TEST...]
 # Environment: CC, FS_IO_DIR (where the files go; default BUILD/bench/fs-io,
 # on the disk the build is on), LIBUV_153 (default .oracle/libuv-1.53).
@@ -77,6 +82,14 @@ $cc $cflags $(cat "$ref153/cflags") "$here/fs_io.c" -o "$out/fs_io-1.53" $(cat "
 $cc $cflags -I"$top/include/phaseloop/uv" -DPHASELOOP_UV_VERSION_MINOR=53 -DPHASELOOP_UV_VERSION_PATCH=0 \
   "$here/fs_io.c" -o "$out/fs_io-pl" -L"$build/.libs" -lphaseloop-uv -Wl,-rpath,"$build/.libs" -lpthread ||
   die "building against phaseloop failed"
+ceiling=0
+if echo '#include <liburing.h>' | $cc -E - > /dev/null 2>&1; then
+  # shellcheck disable=SC2086
+  $cc $cflags "$here/ring_ceiling.c" -o "$out/ring_ceiling" -luring || die "building bench/ring_ceiling.c failed"
+  ceiling=1
+else
+  say "no liburing headers: the io_uring-alone table is left out"
+fi
 
 # The files: a small one to stat and open, 64 MiB to read hot, 1 GiB to
 # read cold (written once, kept between runs).
@@ -104,6 +117,7 @@ run() {  # CFG TEST
     pl) bin=$out/fs_io-pl; envs="PHASELOOP_PROFILE=libuv-1.53.0" ;;
     pl+ring) bin=$out/fs_io-pl; envs="PHASELOOP_PROFILE=libuv-1.53.0 FS_IO_RING=1 UV_USE_IO_URING=1" ;;
     pl+sqpoll) bin=$out/fs_io-pl; envs="PHASELOOP_PROFILE=libuv-1.53.0 PHASELOOP_IO_URING=sqpoll" ;;
+    ring) bin=$out/ring_ceiling ;;
   esac
   case $t in
     read_hot_*) file=$dir/hot ;;
@@ -122,6 +136,7 @@ for ((r = 1; r <= rounds; r++)); do
   for t in $tests; do
     say "round $r/$rounds: $t"
     for cfg in $configs; do run "$cfg" "$t"; done
+    case $t in stat_1 | stat_16) [ "$ceiling" = 1 ] && run ring "$t" ;; esac
   done
 done
 
@@ -155,4 +170,27 @@ echo
 # kernel's io_uring workers and libuv's SQPOLL thread).
 table 3 "ops/cpu-s"
 echo
-echo "($rounds interleaved rounds, medians; bench/fs_io.c; ratios > 1: phaseloop ahead)"
+# The stats through io_uring alone (bench/ring_ceiling.c) and through
+# phaseloop's ring, and the share of the first that the second gets.
+ceiling_tests=""
+for t in $tests; do
+  case $t in stat_1 | stat_16) [ "$ceiling" = 1 ] && ceiling_tests="$ceiling_tests $t" ;; esac
+done
+if [ -n "$ceiling_tests" ]; then
+  if [ "$markdown" = 1 ]; then
+    echo "| io_uring alone, ops/s | ring | pl+ring | 1.53 | pl+ring/ring | ring/1.53 |"
+    echo "|---|---:|---:|---:|---:|---:|"
+  else
+    printf '%-21s %9s %9s %9s %12s %9s\n' "io_uring alone, ops/s" ring pl+ring 1.53 pl+ring/ring ring/1.53
+  fi
+  for t in $ceiling_tests; do
+    c=$(median ring "$t"); pr=$(median pl+ring "$t"); n=$(median 1.53 "$t")
+    if [ "$markdown" = 1 ]; then
+      echo "| $t | $c | $pr | $n | $(ratio "$pr" "$c") | $(ratio "$c" "$n") |"
+    else
+      printf '%-21s %9s %9s %9s %12s %9s\n' "$t" "$c" "$pr" "$n" "$(ratio "$pr" "$c")" "$(ratio "$c" "$n")"
+    fi
+  done
+  echo
+fi
+echo "($rounds interleaved rounds, medians; bench/fs_io.c and bench/ring_ceiling.c; ratios > 1: phaseloop ahead)"
