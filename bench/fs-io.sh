@@ -29,8 +29,9 @@
 #
 # A third table puts the stats through phaseloop's ring next to the same
 # stats made through io_uring alone, with no loop (bench/ring_ceiling.c,
-# config "ring": a plain ring waited on in epoll_wait, liburing from
-# Debian): the most any loop using a plain ring can get here.
+# liburing from Debian, a plain ring): "ring" waits for completions in
+# epoll_wait on the ring's descriptor, as a loop's poll phase does,
+# "ring+spin" spins on the completion queue instead.
 #
 # usage: bench/fs-io.sh BUILD [-r N] [--markdown] [TEST...]
 # Environment: CC, FS_IO_DIR (where the files go; default BUILD/bench/fs-io,
@@ -117,7 +118,7 @@ run() {  # CFG TEST
     pl) bin=$out/fs_io-pl; envs="PHASELOOP_PROFILE=libuv-1.53.0" ;;
     pl+ring) bin=$out/fs_io-pl; envs="PHASELOOP_PROFILE=libuv-1.53.0 FS_IO_RING=1 UV_USE_IO_URING=1" ;;
     pl+sqpoll) bin=$out/fs_io-pl; envs="PHASELOOP_PROFILE=libuv-1.53.0 PHASELOOP_IO_URING=sqpoll" ;;
-    ring) bin=$out/ring_ceiling ;;
+    ring | ring+spin) bin=$out/ring_ceiling ;;
   esac
   case $t in
     read_hot_*) file=$dir/hot ;;
@@ -126,7 +127,10 @@ run() {  # CFG TEST
   esac
   log=$res/$cfg.$t.log
   # shellcheck disable=SC2086
-  if ! env -u UV_USE_IO_URING -u PHASELOOP_IO_URING $envs timeout 300 "$bin" "$t" "$file" >> "$log" 2>&1; then
+  local flags=""
+  [ "$cfg" = ring+spin ] && flags=--spin
+  # shellcheck disable=SC2086
+  if ! env -u UV_USE_IO_URING -u PHASELOOP_IO_URING $envs timeout 300 "$bin" $flags "$t" "$file" >> "$log" 2>&1; then
     tail -3 "$log" >&2
     die "$t on $cfg failed (log: $log)"
   fi
@@ -136,7 +140,7 @@ for ((r = 1; r <= rounds; r++)); do
   for t in $tests; do
     say "round $r/$rounds: $t"
     for cfg in $configs; do run "$cfg" "$t"; done
-    case $t in stat_1 | stat_16) [ "$ceiling" = 1 ] && run ring "$t" ;; esac
+    case $t in stat_1 | stat_16) [ "$ceiling" = 1 ] && run ring "$t" && run ring+spin "$t" ;; esac
   done
 done
 
@@ -178,17 +182,19 @@ for t in $tests; do
 done
 if [ -n "$ceiling_tests" ]; then
   if [ "$markdown" = 1 ]; then
-    echo "| io_uring alone, ops/s | ring | pl+ring | 1.53 | pl+ring/ring | ring/1.53 |"
-    echo "|---|---:|---:|---:|---:|---:|"
+    echo "| io_uring alone, ops/s | ring | ring+spin | pl+ring | 1.53 | pl+ring/ring | pl+ring/ring+spin | ring/1.53 | ring+spin/1.53 |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
   else
-    printf '%-21s %9s %9s %9s %12s %9s\n' "io_uring alone, ops/s" ring pl+ring 1.53 pl+ring/ring ring/1.53
+    printf '%-21s %9s %9s %9s %9s %7s %7s %7s %7s\n' "io_uring alone, ops/s" ring ring+spin pl+ring 1.53 \
+      pr/r pr/rs r/1.53 rs/1.53
   fi
   for t in $ceiling_tests; do
-    c=$(median ring "$t"); pr=$(median pl+ring "$t"); n=$(median 1.53 "$t")
+    c=$(median ring "$t"); cs=$(median ring+spin "$t"); pr=$(median pl+ring "$t"); n=$(median 1.53 "$t")
     if [ "$markdown" = 1 ]; then
-      echo "| $t | $c | $pr | $n | $(ratio "$pr" "$c") | $(ratio "$c" "$n") |"
+      echo "| $t | $c | $cs | $pr | $n | $(ratio "$pr" "$c") | $(ratio "$pr" "$cs") | $(ratio "$c" "$n") | $(ratio "$cs" "$n") |"
     else
-      printf '%-21s %9s %9s %9s %12s %9s\n' "$t" "$c" "$pr" "$n" "$(ratio "$pr" "$c")" "$(ratio "$c" "$n")"
+      printf '%-21s %9s %9s %9s %9s %7s %7s %7s %7s\n' "$t" "$c" "$cs" "$pr" "$n" "$(ratio "$pr" "$c")" \
+        "$(ratio "$pr" "$cs")" "$(ratio "$c" "$n")" "$(ratio "$cs" "$n")"
     fi
   done
   echo

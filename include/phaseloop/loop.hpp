@@ -316,17 +316,25 @@ class loop {
   // write by async sends and the signal handler).
   unsigned base_watchers_ = 0;
   std::atomic<bool> poll_hint_{true};
-  // Before a wait on those two alone, poll spins a while for a write
-  // (PHASELOOP_SPIN_US, 50 by default) when the last such wait ended by
-  // one that soon: a wake-up from another thread then costs no sleep.
+  // Before a wait on those two alone (and spin_part_'s descriptor), poll
+  // spins a while for an event (PHASELOOP_SPIN_US, 50 by default) when
+  // the last such wait ended by one that soon: a wake-up from another
+  // thread then costs no sleep.
   bool spin_next_ = false;
-  bool spin_for_write_(std::uint64_t ns) noexcept;
+  bool spin_for_own_(std::uint64_t ns) noexcept;
+  // Whether one of those would be readable now (a write, or a completion
+  // in spin_part_'s queue), without a system call.
+  bool own_ready_() const noexcept;
   // State the I/O subsystems keep per loop, made on first use (inotify,
   // resolver, accept's spare fd, running children): src/core/internal.hpp.
   detail::loop_part* parts_ = nullptr;
   // A part with work to hand the kernel before poll waits (the io_uring
   // ring's unsubmitted requests), else null.
   detail::loop_part* before_poll_ = nullptr;
+  // A part whose one watched descriptor poll counts with the loop's own
+  // two (the io_uring ring's: its completions are in memory the loop can
+  // read), else null.
+  detail::loop_part* spin_part_ = nullptr;
   void close_parts_() noexcept;
   int parts_after_fork_() noexcept;
 

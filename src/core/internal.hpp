@@ -59,6 +59,13 @@ class loop_part {
   /// Called once by the poll phase before it waits, after the part asked
   /// with loop_seam::before_poll.
   virtual void before_poll() noexcept {}
+  /// For the part the poll phase may spin on (loop_seam::spin_on): true
+  /// when its watched descriptor would be readable now -- read from
+  /// memory the kernel writes to, without a system call.
+  virtual bool readable_now() const noexcept { return false; }
+  /// For that part: false when a poll that spins would slow the answer it
+  /// waits for (the thread the kernel wakes for it needs the CPU).
+  virtual bool spin_helps() const noexcept { return true; }
 
   phaseloop::loop& owner() const noexcept { return loop_; }
 
@@ -92,6 +99,11 @@ struct loop_seam {
   static void req_unregister(loop& l) noexcept { l.active_reqs_--; }
   /// Asks the poll phase to call p.before_poll() before it next waits.
   static void before_poll(loop& l, loop_part& p) noexcept { l.before_poll_ = &p; }
+  /// Lets the poll phase count `p`'s one watched descriptor with the
+  /// loop's own (nullptr: none): a poll waiting on those alone may spin
+  /// on p.readable_now() as it does on writes to the eventfd, and one
+  /// that would not wait skips the system call when p has nothing.
+  static void spin_on(loop& l, loop_part* p) noexcept { l.spin_part_ = p; }
   /// `n` more events handled by the current poll callback (libuv's
   /// metrics count each completion it delivers).
   static void more_events(loop& l, unsigned n) noexcept {

@@ -201,7 +201,7 @@ int loop::after_fork() noexcept {
 
 void loop::close_parts_() noexcept {
   // In the order they were made, as they were opened.
-  before_poll_ = nullptr;
+  before_poll_ = spin_part_ = nullptr;
   while (detail::loop_part* p = parts_) {
     parts_ = p->next_;
     delete p;

@@ -306,29 +306,37 @@ void loop::poll_pass_(int timeout) {
     if (measure) wait_start_ns_.store(hrtime(), std::memory_order_relaxed);
     poll_wait_ = timeout;
     int n = 0;
-    const bool own_only = poller_.count() == base_watchers_;
+    const bool own_only = poller_.count() == base_watchers_ + (spin_part_ != nullptr);
     if (timeout != 0) {
       // Waiting on the eventfd and the signal pipe alone (sends from
-      // other threads, the pool, signals): when the last such wait ended
-      // by a write within the spin window, spin for one first, so that a
-      // quick answer from another thread costs no sleep and wake-up. A
-      // spin that finds none, or a wait that lasts longer than the window
-      // (a timer, a quiet loop), turns it off until a wait is short again.
-      std::uint64_t window = own_only ? detail::spin_window_ns() : 0;
+      // other threads, the pool, signals), and on the io_uring ring's
+      // descriptor if the loop has one: when the last such wait ended by
+      // an event within the spin window, spin for one first, so that a
+      // quick answer from another thread or the kernel costs no sleep and
+      // wake-up. A spin that finds none, or a wait that lasts longer than
+      // the window (a timer, a quiet loop), turns it off until a wait is
+      // short again. Not while the ring has exactly one request in the
+      // kernel: the worker thread the kernel wakes for it needs the CPU a
+      // spin would hold (with more, that worker goes from one to the next
+      // without sleeping, and the spin collects their completions).
+      const bool spin_helps = spin_part_ == nullptr || spin_part_->spin_helps();
+      std::uint64_t window = own_only && spin_helps ? detail::spin_window_ns() : 0;
       if (timeout > 0 && static_cast<std::uint64_t>(timeout) * 1000000 < window)
         window = static_cast<std::uint64_t>(timeout) * 1000000;
       bool spun = false;
-      if (window != 0 && spin_next_) spun = spin_next_ = spin_for_write_(window);
+      if (window != 0 && spin_next_) spun = spin_next_ = spin_for_own_(window);
       poll_hint_.store(false, std::memory_order_relaxed);
       const std::uint64_t before = window != 0 && !spun ? hrtime() : 0;
       n = poller_.wait(timeout, events, max_events, block_sigprof_);
       if (before != 0) spin_next_ = n > 0 && hrtime() - before < window;
-    } else if (!own_only || poll_hint_.load(std::memory_order_acquire)) {
-      // Looking without waiting at the eventfd and the signal pipe alone,
-      // when neither was written to since the last look, would find
-      // nothing: the system call is skipped (libuv skips it when nothing
-      // at all is watched). A write that races with the test is seen by
-      // the next poll, as if it had come just after this one.
+    } else if (!own_only || own_ready_()) {
+      // Looking without waiting at the eventfd and the signal pipe alone
+      // (and the ring's descriptor), when neither was written to since
+      // the last look and the ring's completion queue is empty, would
+      // find nothing: the system call is skipped (libuv skips it when
+      // nothing at all is watched). A write or completion that races with
+      // the test is seen by the next poll, as if it had come just after
+      // this one.
       poll_hint_.store(false, std::memory_order_relaxed);
       n = poller_.wait(0, events, max_events, block_sigprof_);
     }
@@ -392,8 +400,12 @@ void loop::poll_pass_(int timeout) {
   if constexpr (H) phase_hook_(false, phase::poll, false, given);
 }
 
-bool loop::spin_for_write_(std::uint64_t ns) noexcept {
-  return detail::spin_until([this] { return poll_hint_.load(std::memory_order_acquire); }, ns);
+bool loop::own_ready_() const noexcept {
+  return poll_hint_.load(std::memory_order_acquire) || (spin_part_ != nullptr && spin_part_->readable_now());
+}
+
+bool loop::spin_for_own_(std::uint64_t ns) noexcept {
+  return detail::spin_until([this] { return own_ready_(); }, ns);
 }
 
 void loop::jump_to_next_timer_() noexcept {

@@ -132,11 +132,13 @@ struct fs_ring final : loop_part {
       watcher.fd = -1;
       return r;
     }
+    loop_seam::spin_on(owner(), this);
     return 0;
   }
 
   void close_() noexcept {
     if (watcher.fd < 0) return;
+    loop_seam::spin_on(owner(), nullptr);
     loop_seam::poller(owner()).unwatch(watcher, io_readable);
     io_uring_queue_exit(&ring);
     watcher.fd = -1;
@@ -156,6 +158,14 @@ struct fs_ring final : loop_part {
 
   // Hands the kernel every SQE filled and not yet handed over.
   void before_poll() noexcept override { flush(); }
+  // The poll phase counts the ring's descriptor with the loop's own
+  // (loop_seam::spin_on): readable while completions wait in the queue
+  // (or the kernel holds more it could not post there); worth spinning
+  // for unless exactly one request is in the kernel (run.cpp says why).
+  bool readable_now() const noexcept override {
+    return io_uring_cq_ready(&ring) > 0 || io_uring_cq_has_overflow(&ring);
+  }
+  bool spin_helps() const noexcept override { return in_kernel != 1; }
 
   void flush() noexcept {
     int r;
