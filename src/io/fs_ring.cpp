@@ -193,9 +193,13 @@ struct fs_ring final : loop_part {
     if (r != -EAGAIN && r != -EBUSY) {
       ready = false;
       if (!polled) {
+        // The entry at position i of the queue: through the index array,
+        // or directly when liburing made the ring without one
+        // (IORING_SETUP_NO_SQARRAY, liburing >= 2.5 on Linux >= 6.6).
         const unsigned mask = *ring.sq.kring_mask;
         for (unsigned i = *ring.sq.khead; i != *ring.sq.ktail; i++) {
-          io_uring_sqe* sqe = &ring.sq.sqes[ring.sq.array[i & mask] & mask];
+          const unsigned at = ring.sq.array != nullptr ? ring.sq.array[i & mask] : i;
+          io_uring_sqe* sqe = &ring.sq.sqes[at & mask];
           io_uring_prep_nop(sqe);
           io_uring_sqe_set_data(sqe, nullptr);
         }
