@@ -33,10 +33,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <uv.h>
+
+#include "cpu_seconds.h"
 
 #define MAX_SLOTS 64
 #define BLOCK 4096
@@ -54,13 +55,6 @@ typedef struct {
   uv_buf_t buf;
 } slot_t;
 static slot_t slots[MAX_SLOTS];
-
-static double cpu_seconds(void) {
-  struct rusage u;
-  getrusage(RUSAGE_SELF, &u);
-  return (double) u.ru_utime.tv_sec + (double) u.ru_utime.tv_usec / 1e6 + (double) u.ru_stime.tv_sec +
-         (double) u.ru_stime.tv_usec / 1e6;
-}
 
 static uint64_t next_random(void) {
   seed ^= seed << 13;

@@ -22,28 +22,22 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <liburing.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/resource.h>
-#include <sched.h>
 #include <sys/stat.h>
 #include <time.h>
+
+#include "cpu_seconds.h"
 
 #define MAX_INFLIGHT 16
 
 static struct io_uring ring;
 static struct statx results[MAX_INFLIGHT];
 static const char* path;
-
-static double cpu_seconds(void) {
-  struct rusage u;
-  getrusage(RUSAGE_SELF, &u);
-  return (double) u.ru_utime.tv_sec + (double) u.ru_utime.tv_usec / 1e6 + (double) u.ru_stime.tv_sec +
-         (double) u.ru_stime.tv_usec / 1e6;
-}
 
 static double now_seconds(void) {
   struct timespec t;
