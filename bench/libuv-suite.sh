@@ -25,7 +25,21 @@
 # instructions per operation they made. Not tcp_multi_accept2 (250,000
 # connections take most of an hour under valgrind).
 #
-# usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind] [--list] [--list-countable] [NAME...]
+# With --perf, every run goes under `perf stat` (the runner and all its
+# processes: system calls, context switches, CPU time), and after the
+# rounds each configuration runs once more under `perf record -a` (the
+# whole machine's CPU time, sampled): a second table gives, per operation,
+# the system calls, context switches and CPU microseconds each library
+# spent (medians of the rounds), and where the machine's time went --
+# the kernel, libuv or phaseloop, the rest of user space, idle; a third
+# lists every run, and the correlation between rate and context switches
+# over all of them says whether a benchmark measures the scheduler more
+# than the library. For the benchmarks whose time is the kernel's (the
+# network ones), this says where a difference comes from when the
+# instructions (--callgrind) do not. Needs perf (Debian: linux-perf) and
+# root, or kernel.perf_event_paranoid <= -1.
+#
+# usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind | --perf] [--list] [--list-countable] [NAME...]
 #   BUILD       a phaseloop build tree (configured with --with-reference-libuv
 #               or not; the drop-in and libphaseloop.so must be built)
 #   -r N        rounds (default 3)
@@ -42,7 +56,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
-usage="usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind] [--list] [--list-countable] [NAME...]"
+usage="usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind | --perf] [--list] [--list-countable] [NAME...]"
 # The benchmarks whose work is fixed (a count, not a duration).
 # Not async_pummel_*: its thread sends without pause until the loop has
 # run the callbacks, and under valgrind, which runs one thread at a time,
@@ -57,6 +71,7 @@ callgrind_names="loop_count million_timers async1 async2 async4 async8 queue_wor
 callgrind_timed="loop_count_timed ping_pongs ping_udp1 tcp_pump1_client pipe_pump1_client
   tcp4_pound_100 pipe_pound_100 udp_pummel_1v1"
 callgrind=0
+perf=0
 default_names="loop_count loop_count_timed million_timers async1 async2 async4 async8
   async_pummel_1 async_pummel_2 async_pummel_4 async_pummel_8 queue_work million_async
   thread_create getaddrinfo fs_stat spawn ping_pongs ping_udp1 tcp_write_batch
@@ -72,6 +87,7 @@ while [ $# -gt 0 ]; do
     -r) rounds=${2:?-r needs a number}; shift 2 ;;
     --markdown) markdown=1; shift ;;
     --callgrind) callgrind=1; shift ;;
+    --perf) perf=1; shift ;;
     --list) echo $default_names; exit 0 ;;
     --list-countable) echo $callgrind_names $callgrind_timed; exit 0 ;;
     -h | --help) echo "$usage"; exit 0 ;;
@@ -80,6 +96,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$build" ] || { echo "$usage" >&2; exit 2; }
+[ "$callgrind" = 0 ] || [ "$perf" = 0 ] || { echo "libuv-suite.sh: --callgrind and --perf do not go together" >&2; exit 2; }
 case $rounds in '' | *[!0-9]* | 0) echo "libuv-suite.sh: -r needs a positive number, not '$rounds'" >&2; exit 2 ;; esac
 build=$(cd "$build" && pwd)
 names=${names:-$default_names}
@@ -241,14 +258,52 @@ run() {
   # The runner's CPU time and its children's (the benchmark, its helpers)
   # goes at the end of the log as "cpu_seconds S": million_timers waits
   # for its timers' due times, so only its CPU time says how fast it ran.
+  local stat=""
+  [ "$perf" = 1 ] && stat="perf stat -x , -o $log.perf -e raw_syscalls:sys_enter,context-switches,task-clock --"
+  # shellcheck disable=SC2086  # the perf command split on purpose
   if ! (cd "$(dirname "$bin")" && TIMEFORMAT='cpu_seconds %U %S' &&
-    time env $envs timeout "$timeout_s" "$bin" "$name") > "$log" 2>&1; then
+    time $stat env $envs timeout "$timeout_s" "$bin" "$name") > "$log" 2>&1; then
     say "$name on $cfg failed (log: $log)"
     tail -5 "$log" >&2
     failed=1
     return 0
   fi
-  extract "$name" < "$log" >> "$res/$cfg" || { say "$name on $cfg: no result in its output (log: $log)"; failed=1; }
+  extract "$name" < "$log" >> "$res/$cfg" || { say "$name on $cfg: no result in its output (log: $log)"; failed=1; return 0; }
+  [ "$perf" = 1 ] && perf_row "$cfg" "$name" "$log"
+  return 0
+}
+# perf_row CFG NAME LOG: appends "NAME RATE OPS UNIT SYSCALLS SWITCHES
+# CPU_MS" to $res/CFG.perf, from the run's output and its perf stat (CSV:
+# value,unit,event,...). OPS is 0 (UNIT "run") when the output does not
+# say how many operations were made.
+perf_row() {
+  local rate ops
+  rate=$(extract "$2" < "$3" | awk 'NR == 1 { print $2 }')
+  ops=$(operations "$2" < "$3")
+  awk -F, -v name="$2" -v rate="$rate" -v ops="${ops:-0 run}" '
+    $3 ~ /raw_syscalls:sys_enter/ { sc = $1 }
+    $3 ~ /context-switches/ { cs = $1 }
+    $3 ~ /task-clock/ { ms = $1 }
+    END {
+      if (sc == "" || cs == "" || ms == "") exit 1
+      print name, rate, ops, sc, cs, ms
+    }' "$3.perf" >> "$res/$1.perf" || { say "$2 on $1: perf stat counted nothing (log: $3.perf)"; failed=1; }
+}
+
+# operations NAME < LOG: how many operations a benchmark made (its
+# printed count, or its rate times its window: 5 s for the ping-pongs and
+# pumps, 10 s for the pounds), and their unit; nothing for a benchmark
+# whose output does not say.
+operations() {
+  awk -v name="$1" '
+    function num(s) { gsub(/[^0-9.]/, "", s); return s + 0 }
+    { sub(/^# /, "") }
+    name == "loop_count_timed" && / ticks \(/ { print num($2), "tick"; exit }
+    name ~ /^udp_pummel/ && / received, / { print num($(NF - 6)), "datagram"; exit }
+    name ~ /^ping_/ && / roundtrips\/s$/ { print num($(NF - 1)) * 5, "trip"; exit }
+    name ~ /_pump.*_client$/ && $1 == name ":" { print num($2) * 5, "Gbit"; exit }
+    name ~ /_pound_/ && / accepts\/s / { print num($2) * 10, "conn"; exit }
+    name == "tcp_write_batch" && / write requests in / { print num($1), "write"; exit }'
 }
 
 # --callgrind: instructions instead of rates.
@@ -278,19 +333,6 @@ if [ "$callgrind" = 1 ]; then
     fi
     awk '/^(summary|totals):/ && !seen[FILENAME]++ { s += $2 } END { printf "%.0f\n", s }' "$dir"/out.*
   }
-  # operations NAME < LOG: how many operations a fixed-time benchmark made
-  # under callgrind (its printed count, or its rate times its window: 5 s
-  # for the ping-pongs and pumps, 10 s for the pounds), and their unit.
-  operations() {
-    awk -v name="$1" '
-      function num(s) { gsub(/[^0-9.]/, "", s); return s + 0 }
-      { sub(/^# /, "") }
-      name == "loop_count_timed" && / ticks \(/ { print num($2), "tick"; exit }
-      name ~ /^udp_pummel/ && / received, / { print num($(NF - 6)), "datagram"; exit }
-      name ~ /^ping_/ && / roundtrips\/s$/ { print num($(NF - 1)) * 5, "trip"; exit }
-      name ~ /_pump.*_client$/ && $1 == name ":" { print num($2) * 5, "Gbit"; exit }
-      name ~ /_pound_/ && / accepts\/s / { print num($2) * 10, "conn"; exit }'
-  }
   if [ "$markdown" = 1 ]; then
     echo "| benchmark | Ir per | $(echo $configs | sed 's/ / | /g') | 1.44/drop-in | 1.53/drop-in | 1.44/compat | 1.53/compat |"
     echo "|---|---|$(echo $configs | sed 's/[^ ]*/---:/g; s/ /|/g')|---:|---:|---:|---:|"
@@ -305,6 +347,7 @@ if [ "$callgrind" = 1 ]; then
         *" $name "*)
           # Instructions per operation: the counts of a fixed-time run
           # differ between libraries.
+          # shellcheck disable=SC2046  # count and unit, split on purpose
           set -- $(operations "$name" < "$res/$cfg.$name.cg.log")
           per=${2:-op}
           ir[$cfg]=$(awk -v i="${ir[$cfg]}" -v n="${1:-0}" 'BEGIN { if (i != "" && n > 0) printf "%.0f", i / n }') ;;
@@ -396,5 +439,90 @@ if [ "$rounds" -gt 1 ]; then
   done
   echo
   echo "(spread: (highest - lowest) / median of a configuration's $rounds rounds)"
+fi
+
+# --- --perf: where the time went ---------------------------------------------
+if [ "$perf" = 1 ]; then
+  # One more run of each configuration under perf record -a: the share of
+  # the machine's CPU samples in the kernel (any process but the idle
+  # task), in libuv or phaseloop (the libuv.so.1 it loads, the drop-in,
+  # libphaseloop-uv.so; libuv 1.53's runner has libuv linked in, so its
+  # library's share counts as the rest of user space), in the rest of user
+  # space, and idle.
+  for name in $names; do
+    for cfg in $configs; do
+      config "$cfg"
+      data=$res/$cfg.$name.perf.data
+      # shellcheck disable=SC2086
+      if ! (cd "$(dirname "$bin")" && perf record -q -a -e cpu-clock -F 499 -o "$data" -- \
+        env $envs timeout "$timeout_s" "$bin" "$name") > "$res/$cfg.$name.record.log" 2>&1; then
+        say "$name on $cfg failed under perf record (log: $res/$cfg.$name.record.log)"
+        failed=1
+        continue
+      fi
+      perf report -i "$data" --no-children --sort comm,dso -t ';' -q --stdio 2> /dev/null |
+        awk -F';' -v name="$name" -v cfg="$cfg" '
+          function trim(x) { gsub(/^ +| +$/, "", x); return x }
+          NF >= 3 {
+            p = $(NF - 2); gsub(/[% ]/, "", p); comm = trim($(NF - 1)); dso = trim($NF)
+            if (comm == "swapper") idle += p
+            else if (dso ~ /kernel/) kern += p
+            else if (dso ~ /^lib(uv|phaseloop)/) lib += p
+            else other += p
+            n++
+          }
+          END { if (n) printf "%s %s %.1f %.1f %.1f %.1f\n", name, cfg, kern, lib, other, idle }' >> "$res/shares"
+    done
+  done
+  # The medians of the rounds, per operation (or per run).
+  per_op() {  # CFG NAME FIELD: the median of FIELD / OPS (x 1000 for CPU ms -> us)
+    [ -f "$res/$1.perf" ] || return 0
+    awk -v n="$2" -v f="$3" '$1 == n { ops = $3 > 0 ? $3 : 1; v = $f / ops; if (f == 7) v *= 1000; print v }' "$res/$1.perf" |
+      median_of | awk '{ printf($1 < 10 ? "%.2f" : "%.0f", $1) }'
+  }
+  echo
+  if [ "$markdown" = 1 ]; then
+    echo "| benchmark | per | configuration | system calls | context switches | CPU us | kernel % | library % | other user % | idle % |"
+    echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
+  else
+    printf '%-20s %-8s %-8s %12s %12s %10s %8s %8s %8s %8s\n' benchmark per config syscalls switches cpu_us kernel% lib% other% idle%
+  fi
+  for name in $names; do
+    for cfg in $configs; do
+      [ -f "$res/$cfg.perf" ] || continue
+      unit=$(awk -v n="$name" '$1 == n { print $4; exit }' "$res/$cfg.perf")
+      [ -n "$unit" ] || continue
+      # shellcheck disable=SC2046  # four shares, split on purpose
+      set -- $(awk -v n="$name" -v c="$cfg" '$1 == n && $2 == c { print $3, $4, $5, $6 }' "$res/shares" 2> /dev/null) - - - -
+      sc=$(per_op "$cfg" "$name" 5); cs=$(per_op "$cfg" "$name" 6); us=$(per_op "$cfg" "$name" 7)
+      if [ "$markdown" = 1 ]; then
+        echo "| $name | $unit | $cfg | $sc | $cs | $us | $1 | $2 | $3 | $4 |"
+      else
+        printf '%-20s %-8s %-8s %12s %12s %10s %8s %8s %8s %8s\n' "$name" "$unit" "$cfg" "$sc" "$cs" "$us" "$1" "$2" "$3" "$4"
+      fi
+    done
+  done
+  echo
+  echo "(perf stat over the runner and all its processes, medians of the $rounds rounds, per operation; the shares: one more run of each under perf record -a, the whole machine's CPU samples over the whole run, the runner's start and its helpers' included; libuv 1.53's runner has its libuv linked in, so its library share is in other user)"
+  # Every run, and how its rate follows its context switches.
+  echo
+  echo "runs (benchmark configuration rate switches-per-op), and per benchmark the correlation of rate with switches per op over all its runs:"
+  echo
+  echo '```text'
+  for name in $names; do
+    for cfg in $configs; do
+      [ -f "$res/$cfg.perf" ] || continue
+      awk -v n="$name" -v c="$cfg" '$1 == n { ops = $3 > 0 ? $3 : 1; printf "%s %s %s %.3f\n", n, c, $2, $6 / ops }' "$res/$cfg.perf"
+    done
+  done | tee "$res/runs" | awk '{ printf "%-20s %-8s %12s %10s\n", $1, $2, $3, $4 }'
+  awk '{ n[$1]++; x[$1] += $3; y[$1] += $4; xx[$1] += $3 * $3; yy[$1] += $4 * $4; xy[$1] += $3 * $4; if (!seen[$1]++) order[++k] = $1 }
+    END {
+      for (i = 1; i <= k; i++) {
+        b = order[i]; m = n[b]
+        d = sqrt((m * xx[b] - x[b] ^ 2) * (m * yy[b] - y[b] ^ 2))
+        if (m > 2 && d > 0) printf "%-20s correlation %.2f over %d runs\n", b, (m * xy[b] - x[b] * y[b]) / d, m
+      }
+    }' "$res/runs"
+  echo '```'
 fi
 [ "$failed" = 0 ] || { say "some runs failed (logs in $res)"; exit 1; }
