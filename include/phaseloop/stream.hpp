@@ -194,6 +194,9 @@ class stream : public handle {
   int start_listening_(connection_cb cb) noexcept;
   void watch_(unsigned events) noexcept;
   void unwatch_(unsigned events) noexcept;
+  // unwatch_ for a stream that stays open: the kernel keeps the fd until
+  // the poll phase, in case the stream wants events again before then.
+  void disarm_(unsigned events) noexcept;
   // Runs a user callback, reported to hooks as an I/O callback when made
   // from the poll phase (pending-phase calls are reported by the loop).
   template <class F>

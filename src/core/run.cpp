@@ -357,7 +357,8 @@ void loop::poll_pass_(int timeout) {
       int delivered = 0;
       for (int i = 0; i < n; i++) {
         detail::io_watcher* w = poller_.watcher(events[i].fd);
-        if (w == nullptr) continue;  // unwatched by an earlier callback
+        // Unwatched by an earlier callback, or disarmed (poller::disarm).
+        if (w == nullptr || w->wanted == 0) continue;
         unsigned ev = events[i].events & (w->wanted | detail::io_error | detail::io_hangup);
         // An error or hang-up alone is reported as the events the watcher
         // asked for, so that a reader sees its read fail (libuv < 1.53).

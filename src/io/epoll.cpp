@@ -78,8 +78,16 @@ int poller::reopen() noexcept {
   fd_ = fd;
   // The ring's memory is shared with the parent too: the child makes its own.
   drop_ring_();
-  for (io_watcher* w : table_)
-    if (w != nullptr) w->registered = 0;
+  for (io_watcher*& w : table_) {
+    if (w == nullptr) continue;
+    w->registered = 0;
+    if (w->wanted == 0) {  // disarmed: the new instance never knew it
+      if (w->queued_at >= 0) queued_--;
+      w->queued_at = -1;
+      w = nullptr;
+      count_--;
+    }
+  }
   return 0;
 }
 
@@ -182,6 +190,10 @@ void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept 
   for (std::size_t i = 0; i < end; i++) {
     io_watcher* w = take_change_(i, end);
     if (w == nullptr) continue;
+    if (w->wanted == 0) {  // disarmed and not watched again since
+      drop_(*w);
+      continue;
+    }
     if (batch && ring_ != nullptr) {  // (a failed send drops the ring)
       if (batch_add_(*w)) batch_send_(failed, arg);
     } else if (const int err = apply_(*w); err != 0) {
@@ -312,6 +324,22 @@ void poller::unwatch(io_watcher& w, unsigned events) noexcept {
     queued_--;
     if (!flushing_ && changes_.size() >= 64 && changes_.size() > 2 * std::size_t{queued_}) compact_();
   }
+  drop_(w);
+}
+
+void poller::disarm(io_watcher& w, unsigned events) noexcept {
+  // Kept registered (with its old events, which the loop filters out)
+  // until the next flush, where it goes unless watched again by then.
+  // Should queueing fail, it goes at once.
+  if (w.fd >= 0 && watcher(w.fd) == &w && w.registered != 0 && (w.wanted & ~events) == 0 &&
+      (w.queued_at >= 0 || queue_(w) == 0)) {
+    w.wanted = 0;
+    return;
+  }
+  unwatch(w, events);
+}
+
+void poller::drop_(io_watcher& w) noexcept {
   if (w.registered != 0) {
     epoll_event e{};
     epoll_ctl(fd_, EPOLL_CTL_DEL, w.fd, &e);  // fails harmlessly if fd is closed

@@ -114,6 +114,8 @@ void stream::watch_(unsigned events) noexcept {
 
 void stream::unwatch_(unsigned events) noexcept { detail::loop_seam::poller(*loop_).unwatch(watcher_, events); }
 
+void stream::disarm_(unsigned events) noexcept { detail::loop_seam::poller(*loop_).disarm(watcher_, events); }
+
 void stream::feed_() noexcept {
   detail::loop_seam::defer(*loop_, watcher_);
 }
@@ -170,7 +172,7 @@ int stream::read_start(stream_alloc_cb alloc, read_cb cb) noexcept {
 int stream::read_stop() noexcept {
   if (!reading_()) return 0;
   flags_ &= ~reading_flag;
-  unwatch_(read_events);
+  disarm_(read_events);  // a stream often reads again soon (backpressure)
   stop_();
   read_cb_ = nullptr;
   alloc_cb_ = nullptr;
@@ -418,7 +420,7 @@ void stream::flush_writes_(int error) noexcept {
 }
 
 void stream::drain_(unsigned events) {
-  if (!(flags_ & closing_flag)) unwatch_(write_events);
+  if (!(flags_ & closing_flag)) disarm_(write_events);
   if (shutdown_req_ == nullptr) return;
   shutdown_req* r = shutdown_req_;
   if (!(flags_ & closing_flag) && (flags_ & shut_flag)) return;
@@ -513,7 +515,10 @@ void stream::connect_done_(unsigned events) {
   if (error == -EINPROGRESS) return;
   connect_req_ = nullptr;
   detail::loop_seam::req_unregister(*loop_);
-  if (error < 0 || write_queue_.empty()) unwatch_(write_events);
+  // Disarmed, not unwatched: the callback usually starts reading at once,
+  // and the kernel then changes the fd's events instead of removing it and
+  // adding it again (a cost that shows in connection-heavy servers).
+  if (error < 0 || write_queue_.empty()) disarm_(write_events);
   if (connect_cb cb = r->cb_) call_(events, r, [&] { cb(r, error); });
   if (watcher_.fd == -1) return;
   if (error < 0) {

@@ -2,19 +2,26 @@
 // dispatched blanks that fd's events, so that a callback closing an fd
 // (whose number a new watcher may take at once) cannot pass a stale event on.
 // The queue of registration changes: unwatch() leaves a stale entry behind
-// (O(1)), and flush() registers what is left in watch() order.
+// (O(1)), and flush() registers what is left in watch() order. disarm()
+// keeps the kernel's registration until the next flush, which removes it
+// or, for an fd watched again meanwhile, changes its events in place.
 
+#include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <fstream>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "phaseloop/detail/poller.hpp"
+#include "test_util.hpp"
 
 namespace {
 
@@ -331,4 +338,144 @@ TEST(poller, batched_registration_gives_the_answers_of_one_by_one) {
   batched_script(true, &ring);
   EXPECT_TRUE(ring) << "no io_uring ring for the batch";
 #endif
+}
+
+namespace {
+
+using phaseloop::detail::io_writable;
+
+// The events the kernel's epoll instance `epfd` has for `fd`
+// (/proc/self/fdinfo; without EPOLLERR and EPOLLHUP, which it always adds),
+// or -1 when it does not know the fd.
+long kernel_events(int epfd, int fd) {
+  std::ifstream in("/proc/self/fdinfo/" + std::to_string(epfd));
+  std::string line;
+  while (std::getline(in, line)) {
+    int tfd = -1;
+    unsigned events = 0;
+    if (std::sscanf(line.c_str(), "tfd: %d events: %x", &tfd, &events) == 2 && tfd == fd)
+      return events & ~static_cast<unsigned>(EPOLLERR | EPOLLHUP);
+  }
+  return -1;
+}
+
+}  // namespace
+
+TEST(poller, disarm_keeps_the_registration_until_the_flush_removes_it) {
+  poller p;
+  ASSERT_EQ(p.open(), 0);
+  socket_pair a;
+  io_watcher w;
+  w.fd = a.fd[0];
+  ASSERT_EQ(p.watch(w, io_readable), 0);
+  p.flush(no_failure, nullptr);
+  ASSERT_EQ(kernel_events(p.fd(), w.fd), long{EPOLLIN});
+  p.disarm(w, io_readable);
+  EXPECT_EQ(w.wanted, 0u);
+  EXPECT_EQ(kernel_events(p.fd(), w.fd), long{EPOLLIN});  // unwatch() would have removed it
+  EXPECT_EQ(p.watcher(w.fd), &w);
+  EXPECT_EQ(p.count(), 1u);
+  EXPECT_TRUE(p.has_changes());
+  p.flush(no_failure, nullptr);
+  EXPECT_EQ(kernel_events(p.fd(), w.fd), -1);
+  EXPECT_EQ(p.watcher(w.fd), nullptr);
+  EXPECT_EQ(p.count(), 0u);
+  EXPECT_FALSE(p.has_changes());
+  p.close();
+}
+
+// Disarmed, then watched for other events before the flush: the kernel
+// gets one EPOLL_CTL_MOD. A child whose every other epoll_ctl fails shows
+// that no removal and new registration happened (either would be refused,
+// and the fd would end up unregistered, or reported as failed).
+TEST(poller, disarm_then_watch_changes_the_events_in_place) {
+  socket_pair a;
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    poller p;
+    io_watcher w;
+    w.fd = a.fd[0];
+    bool refused = false;
+    if (p.open() != 0 || p.watch(w, io_writable) != 0) _exit(2);
+    p.flush([](io_watcher&, int, void*) {}, nullptr);
+    if (kernel_events(p.fd(), w.fd) != EPOLLOUT) _exit(3);
+    if (!pltest::forbid_epoll_ctl_but(EPOLL_CTL_MOD, EPERM)) _exit(4);
+    p.disarm(w, io_writable);
+    if (p.watch(w, io_readable) != 0) _exit(5);
+    p.flush([](io_watcher&, int, void* r) { *static_cast<bool*>(r) = true; }, &refused);
+    if (refused) _exit(6);
+    if (kernel_events(p.fd(), w.fd) != EPOLLIN) _exit(7);
+    if (w.registered != io_readable || p.count() != 1 || p.has_changes()) _exit(8);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "the child's step that failed (see the test)";
+}
+
+TEST(poller, unwatch_after_disarm_removes_at_once) {
+  poller p;
+  ASSERT_EQ(p.open(), 0);
+  socket_pair a;
+  io_watcher w;
+  w.fd = a.fd[0];
+  ASSERT_EQ(p.watch(w, io_readable), 0);
+  p.flush(no_failure, nullptr);
+  p.disarm(w, io_readable);
+  p.unwatch(w, io_readable);  // as closing does
+  EXPECT_EQ(kernel_events(p.fd(), w.fd), -1);
+  EXPECT_EQ(p.watcher(w.fd), nullptr);
+  EXPECT_EQ(p.count(), 0u);
+  EXPECT_FALSE(p.has_changes());
+  p.close();
+}
+
+// Disarming part of the events, or an fd the kernel does not know yet,
+// is an unwatch().
+TEST(poller, disarm_of_part_or_of_an_unregistered_fd_is_an_unwatch) {
+  poller p;
+  ASSERT_EQ(p.open(), 0);
+  socket_pair a, b;
+  io_watcher wa, wb;
+  wa.fd = a.fd[0];
+  wb.fd = b.fd[0];
+  ASSERT_EQ(p.watch(wa, io_readable | io_writable), 0);
+  p.flush(no_failure, nullptr);
+  p.disarm(wa, io_writable);
+  EXPECT_EQ(wa.wanted, io_readable);
+  p.flush(no_failure, nullptr);
+  EXPECT_EQ(kernel_events(p.fd(), wa.fd), long{EPOLLIN});
+  ASSERT_EQ(p.watch(wb, io_readable), 0);  // not flushed: the kernel never knew it
+  p.disarm(wb, io_readable);
+  EXPECT_EQ(p.watcher(wb.fd), nullptr);
+  EXPECT_EQ(p.count(), 1u);
+  p.unwatch(wa, io_readable);
+  p.close();
+}
+
+// In a forked child the new epoll instance never knew a disarmed fd: it is
+// forgotten, not registered again.
+TEST(poller, reopen_forgets_a_disarmed_fd) {
+  poller p;
+  ASSERT_EQ(p.open(), 0);
+  socket_pair a, b;
+  io_watcher wa, wb;
+  wa.fd = a.fd[0];
+  wb.fd = b.fd[0];
+  ASSERT_EQ(p.watch(wa, io_readable), 0);
+  ASSERT_EQ(p.watch(wb, io_readable), 0);
+  p.flush(no_failure, nullptr);
+  p.disarm(wa, io_readable);
+  ASSERT_EQ(p.reopen(), 0);
+  EXPECT_EQ(p.watcher(wa.fd), nullptr);
+  EXPECT_EQ(p.count(), 1u);
+  ASSERT_EQ(p.rearm(), 0);
+  p.flush(no_failure, nullptr);
+  EXPECT_EQ(kernel_events(p.fd(), wa.fd), -1);
+  EXPECT_EQ(kernel_events(p.fd(), wb.fd), long{EPOLLIN});
+  EXPECT_FALSE(p.has_changes());
+  p.unwatch(wb, io_readable);
+  p.close();
 }

@@ -5,7 +5,10 @@
 ///
 /// As in libuv, watching is deferred: watch() records what is wanted and
 /// queues the watcher; the kernel learns of it when the poll phase next
-/// waits (flush). Unwatching an fd entirely takes effect at once.
+/// waits (flush). Unwatching an fd entirely takes effect at once;
+/// disarming it waits for the next flush, so that an fd watched again
+/// before then costs the kernel one change of events instead of a removal
+/// and a new registration.
 
 #include <cstdint>
 #include <vector>
@@ -91,6 +94,14 @@ class poller {
   bool batching_ready() const noexcept { return ring_ != nullptr; }
   /// Removes `events`; with none left, the fd is no longer watched. O(1).
   void unwatch(io_watcher& w, unsigned events) noexcept;
+  /// As unwatch(), but with no events left the kernel keeps the fd until
+  /// the next flush(), which removes it unless watch() asked for events
+  /// again meanwhile (then it changes the events instead). Until then the
+  /// fd counts as watched and watcher() finds `w`, whose `wanted` is 0
+  /// (the loop delivers nothing to it). Only for an fd that stays open
+  /// and a watcher that stays alive until that flush or an unwatch():
+  /// closing goes through unwatch().
+  void disarm(io_watcher& w, unsigned events) noexcept;
   /// The watcher registered for `fd`, or nullptr.
   io_watcher* watcher(int fd) const noexcept {
     return fd >= 0 && static_cast<unsigned>(fd) < table_.size() ? table_[fd] : nullptr;
@@ -129,6 +140,9 @@ class poller {
   // Drops `w` after the kernel refused it, then tells `failed`.
   void refused_(io_watcher& w, int err, void (*failed)(io_watcher&, int, void*), void* arg) noexcept;
   io_watcher* take_change_(std::size_t i, std::size_t end) noexcept;
+  // Forgets `w` (off the queue already): out of the kernel, the table and
+  // the current batch.
+  void drop_(io_watcher& w) noexcept;
   // Batches through io_uring (epoll.cpp): the ring, made on first use
   // (false when it cannot be); one change added (true: the chunk is
   // full); the chunk sent and its refusals reported.
