@@ -478,7 +478,7 @@ if [ "$perf" = 1 ]; then
   per_op() {  # CFG NAME FIELD: the median of FIELD / OPS (x 1000 for CPU ms -> us)
     [ -f "$res/$1.perf" ] || return 0
     awk -v n="$2" -v f="$3" '$1 == n { ops = $3 > 0 ? $3 : 1; v = $f / ops; if (f == 7) v *= 1000; print v }' "$res/$1.perf" |
-      median_of | awk '{ printf($1 < 10 ? "%.2f" : "%.0f", $1) }'
+      median_of | awk '{ printf($1 < 10 ? "%.2f" : $1 < 1000 ? "%.1f" : "%.0f", $1) }'
   }
   echo
   if [ "$markdown" = 1 ]; then
