@@ -357,8 +357,14 @@ void loop::poll_pass_(int timeout) {
       int delivered = 0;
       for (int i = 0; i < n; i++) {
         detail::io_watcher* w = poller_.watcher(events[i].fd);
-        // Unwatched by an earlier callback, or disarmed (poller::disarm).
-        if (w == nullptr || w->wanted == 0) continue;
+        if (w == nullptr) continue;  // unwatched by an earlier callback
+        if (w->wanted == 0) [[unlikely]] {
+          // Disarmed since the flush (poller::disarm) and ready anyway:
+          // the kernel forgets it now, or a wait would find it again at
+          // once, and again, with nothing to deliver.
+          poller_.unwatch(*w, 0);
+          continue;
+        }
         unsigned ev = events[i].events & (w->wanted | detail::io_error | detail::io_hangup);
         // An error or hang-up alone is reported as the events the watcher
         // asked for, so that a reader sees its read fail (libuv < 1.53).

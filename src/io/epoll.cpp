@@ -160,6 +160,10 @@ int poller::apply_(io_watcher& w) noexcept {
 }
 
 void poller::refused_(io_watcher& w, int err, void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
+  if (w.queued_at >= 0) {  // queued again by a callback since its change went out
+    w.queued_at = -1;
+    queued_--;
+  }
   table_[static_cast<unsigned>(w.fd)] = nullptr;
   count_--;
   w.wanted = w.registered = 0;
@@ -175,7 +179,7 @@ io_watcher* poller::take_change_(std::size_t i, std::size_t end) noexcept {
   if (at != static_cast<int>(i) && at < static_cast<int>(end)) return nullptr;  // a stale entry
   w->queued_at = -1;
   queued_--;
-  return w->wanted == w->registered ? nullptr : w;
+  return w->wanted == w->registered && w->wanted != 0 ? nullptr : w;
 }
 
 void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
@@ -295,6 +299,10 @@ void poller::batch_send_(void (*failed)(io_watcher&, int, void*), void* arg) noe
   for (unsigned k = 0; k < nrefused; k++) {
     io_watcher* w = watcher(refused[k].fd);
     if (w == nullptr || w->registered == 0) continue;  // gone meanwhile
+    if (w->wanted == 0) {  // disarmed meanwhile: its queued change drops it
+      w->registered = 0;
+      continue;
+    }
     refused_(*w, refused[k].err, failed, arg);
   }
 }
@@ -325,6 +333,15 @@ void poller::unwatch(io_watcher& w, unsigned events) noexcept {
     if (!flushing_ && changes_.size() >= 64 && changes_.size() > 2 * std::size_t{queued_}) compact_();
   }
   drop_(w);
+}
+
+bool poller::has_changes() const noexcept {
+  if (queued_ == 0) return false;
+  for (std::size_t i = 0; i < changes_.size(); i++) {
+    const io_watcher* w = watcher(changes_[i]);
+    if (w != nullptr && w->queued_at == static_cast<int>(i) && w->wanted != 0) return true;
+  }
+  return false;
 }
 
 void poller::disarm(io_watcher& w, unsigned events) noexcept {

@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 
 #include <cstdlib>
+#include <ctime>
 #include <string>
 
 #include "test_util.hpp"
@@ -185,6 +186,56 @@ TEST(tty, modes_and_winsize_on_a_pty) {
   ::close(file);
   EXPECT_EQ(finish(l), 0);
   ::close(master);
+}
+
+
+// A stream that stops reading after the poll phase told the kernel about
+// its fds and before it waits (here from the callback the phase makes for
+// an fd the kernel refused: a regular file), with data waiting for it: its
+// event is not delivered, and the phase does not spin on it (the kernel
+// forgets the fd at its first event) but sleeps until its timer.
+TEST(pipe, read_stop_just_before_the_wait_does_not_spin_the_poll_phase) {
+  pl::loop l;
+  int sp[2];
+  ASSERT_EQ(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp), 0);
+  auto alloc = [](pl::handle*, std::size_t, pl::fs_buf* b) {
+    static char buf[64];
+    b->base = buf;
+    b->len = sizeof buf;
+  };
+  pl::pipe s(l, false);
+  ASSERT_EQ(s.open(sp[0]), 0);
+  int reads = 0;
+  s.data = &reads;
+  ASSERT_EQ(s.read_start(alloc, [](pl::stream* st, ssize_t, const pl::fs_buf*) { ++*static_cast<int*>(st->data); }), 0);
+  l.run(pl::run_mode::nowait);  // s is registered with the kernel
+  ASSERT_EQ(::write(sp[1], "x", 1), 1);  // and readable from now on
+  char path[] = "/tmp/pl-unit-file-XXXXXX";
+  const int file = mkstemp(path);
+  ASSERT_GE(file, 0);
+  ::unlink(path);
+  ASSERT_EQ(::write(file, "data", 4), 4);
+  ASSERT_EQ(::lseek(file, 0, SEEK_SET), 0);
+  pl::pipe f(l, false);
+  ASSERT_EQ(f.open(file), 0);
+  f.data = &s;
+  ASSERT_EQ(f.read_start(alloc, [](pl::stream* st, ssize_t, const pl::fs_buf*) {
+    static_cast<pl::stream*>(st->data)->read_stop();
+  }), 0);
+  pl::timer t(l);
+  ASSERT_EQ(t.start([](pl::timer*) {}, 300, 0), 0);
+  timespec cpu0{}, cpu1{};
+  ASSERT_EQ(clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0), 0);
+  const std::uint64_t start = pl::loop::hrtime();
+  l.run(pl::run_mode::once);
+  const double wall_ms = pltest::ms_since(start);
+  ASSERT_EQ(clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1), 0);
+  const double cpu_ms = (cpu1.tv_sec - cpu0.tv_sec) * 1e3 + (cpu1.tv_nsec - cpu0.tv_nsec) / 1e6;
+  EXPECT_GE(wall_ms, 250.0) << "the poll phase waited for the timer";
+  EXPECT_LT(cpu_ms, 100.0) << "the poll phase spun on the stopped stream's fd";
+  EXPECT_EQ(reads, 0);
+  EXPECT_EQ(finish(l), 0);
+  ::close(sp[1]);
 }
 
 }  // namespace

@@ -80,8 +80,10 @@ class poller {
   /// Adds `events` to what `w` (whose fd is set) is watched for; the kernel
   /// is told at the next flush(). errc for a bad fd or no memory.
   int watch(io_watcher& w, unsigned events) noexcept;
-  /// True while some watch() has not reached the kernel yet.
-  bool has_changes() const noexcept { return queued_ != 0; }
+  /// True while some watch() has not reached the kernel yet (a disarmed
+  /// fd waiting for its removal is no such change: no event can be missed
+  /// for it, and the loop's backend timeout stays what libuv's is).
+  bool has_changes() const noexcept;
   /// Tells the kernel about queued watch() calls. A watcher the kernel
   /// refuses is dropped and reported through `failed` (with its errno).
   void flush(void (*failed)(io_watcher&, int err, void* arg), void* arg) noexcept;
