@@ -46,6 +46,22 @@ struct socket_pair {
 
 void no_failure(io_watcher&, int err, void*) { ADD_FAILURE() << "watch refused: " << err; }
 
+// An open poller with two socket pairs' first ends watched for reading and
+// registered with the kernel.
+struct two_watched {
+  poller p;
+  socket_pair a, b;
+  io_watcher wa, wb;
+  two_watched() {
+    EXPECT_EQ(p.open(), 0);
+    wa.fd = a.fd[0];
+    wb.fd = b.fd[0];
+    EXPECT_EQ(p.watch(wa, io_readable), 0);
+    EXPECT_EQ(p.watch(wb, io_readable), 0);
+    p.flush(no_failure, nullptr);
+  }
+};
+
 TEST(poller, unwatch_blanks_only_that_fds_event_in_the_batch) {
   poller p;
   ASSERT_EQ(p.open(), 0);
@@ -82,15 +98,8 @@ TEST(poller, unwatch_blanks_only_that_fds_event_in_the_batch) {
 }
 
 TEST(poller, fd_number_reused_inside_the_batch_gets_no_stale_event) {
-  poller p;
-  ASSERT_EQ(p.open(), 0);
-  socket_pair a, b;
-  io_watcher wa, wb;
-  wa.fd = a.fd[0];
-  wb.fd = b.fd[0];
-  ASSERT_EQ(p.watch(wa, io_readable), 0);
-  ASSERT_EQ(p.watch(wb, io_readable), 0);
-  p.flush(no_failure, nullptr);
+  two_watched t;
+  auto& [p, a, b, wa, wb] = t;
   ASSERT_EQ(::write(a.fd[1], "x", 1), 1);
   ASSERT_EQ(::write(b.fd[1], "x", 1), 1);
 
@@ -360,16 +369,33 @@ long kernel_events(int epfd, int fd) {
   return -1;
 }
 
+// An open poller with one socket pair's first end watched for reading and
+// registered with the kernel.
+struct one_watched {
+  poller p;
+  socket_pair a;
+  io_watcher w;
+  one_watched() {
+    EXPECT_EQ(p.open(), 0);
+    w.fd = a.fd[0];
+    EXPECT_EQ(p.watch(w, io_readable), 0);
+    p.flush(no_failure, nullptr);
+  }
+};
+
+// `fd` is nowhere: not in the kernel, not in the table, no change queued.
+void expect_gone(const poller& p, int fd) {
+  EXPECT_EQ(kernel_events(p.fd(), fd), -1);
+  EXPECT_EQ(p.watcher(fd), nullptr);
+  EXPECT_EQ(p.count(), 0u);
+  EXPECT_FALSE(p.has_changes());
+}
+
 }  // namespace
 
 TEST(poller, disarm_keeps_the_registration_until_the_flush_removes_it) {
-  poller p;
-  ASSERT_EQ(p.open(), 0);
-  socket_pair a;
-  io_watcher w;
-  w.fd = a.fd[0];
-  ASSERT_EQ(p.watch(w, io_readable), 0);
-  p.flush(no_failure, nullptr);
+  one_watched t;
+  auto& [p, a, w] = t;
   ASSERT_EQ(kernel_events(p.fd(), w.fd), long{EPOLLIN});
   p.disarm(w, io_readable);
   EXPECT_EQ(w.wanted, 0u);
@@ -378,10 +404,7 @@ TEST(poller, disarm_keeps_the_registration_until_the_flush_removes_it) {
   EXPECT_EQ(p.count(), 1u);
   EXPECT_FALSE(p.has_changes());  // a removal to come misses no event
   p.flush(no_failure, nullptr);
-  EXPECT_EQ(kernel_events(p.fd(), w.fd), -1);
-  EXPECT_EQ(p.watcher(w.fd), nullptr);
-  EXPECT_EQ(p.count(), 0u);
-  EXPECT_FALSE(p.has_changes());
+  expect_gone(p, w.fd);
   p.close();
 }
 
@@ -417,19 +440,11 @@ TEST(poller, disarm_then_watch_changes_the_events_in_place) {
 }
 
 TEST(poller, unwatch_after_disarm_removes_at_once) {
-  poller p;
-  ASSERT_EQ(p.open(), 0);
-  socket_pair a;
-  io_watcher w;
-  w.fd = a.fd[0];
-  ASSERT_EQ(p.watch(w, io_readable), 0);
-  p.flush(no_failure, nullptr);
+  one_watched t;
+  auto& [p, a, w] = t;
   p.disarm(w, io_readable);
   p.unwatch(w, io_readable);  // as closing does
-  EXPECT_EQ(kernel_events(p.fd(), w.fd), -1);
-  EXPECT_EQ(p.watcher(w.fd), nullptr);
-  EXPECT_EQ(p.count(), 0u);
-  EXPECT_FALSE(p.has_changes());
+  expect_gone(p, w.fd);
   p.close();
 }
 
@@ -459,15 +474,8 @@ TEST(poller, disarm_of_part_or_of_an_unregistered_fd_is_an_unwatch) {
 // In a forked child the new epoll instance never knew a disarmed fd: it is
 // forgotten, not registered again.
 TEST(poller, reopen_forgets_a_disarmed_fd) {
-  poller p;
-  ASSERT_EQ(p.open(), 0);
-  socket_pair a, b;
-  io_watcher wa, wb;
-  wa.fd = a.fd[0];
-  wb.fd = b.fd[0];
-  ASSERT_EQ(p.watch(wa, io_readable), 0);
-  ASSERT_EQ(p.watch(wb, io_readable), 0);
-  p.flush(no_failure, nullptr);
+  two_watched t;
+  auto& [p, a, b, wa, wb] = t;
   p.disarm(wa, io_readable);
   ASSERT_EQ(p.reopen(), 0);
   EXPECT_EQ(p.watcher(wa.fd), nullptr);
@@ -522,9 +530,7 @@ TEST(poller, disarmed_during_a_refused_batch_is_dropped_and_can_be_watched_again
   EXPECT_EQ(s.a_refused, 1);
   EXPECT_EQ(s.b_refused, 0) << "disarmed before its refusal was reported";
   p.flush(failed, &s);
-  EXPECT_EQ(p.watcher(fb), nullptr);
-  EXPECT_EQ(p.count(), 0u);
-  EXPECT_FALSE(p.has_changes());
+  expect_gone(p, fb);
   EXPECT_EQ(wb.queued_at, -1);
   ASSERT_EQ(p.watch(wb, io_readable), 0);
   EXPECT_TRUE(p.has_changes());
