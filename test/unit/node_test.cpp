@@ -236,22 +236,23 @@ TEST_P(NodeModes, UnrefedTimeoutStillFiresWhileTheLoopRuns) {
 }
 
 TEST_P(NodeModes, RefreshRestartsTheCountdown) {
-  // Both later timers count from the moment `five` runs (R >= 5): the
-  // refreshed one is due at R + 20, `marker` at R + 15. Unrefreshed, it
-  // would have been due at 20 <= R + 15.
+  // Both later timers count from the moment `first` runs (R >= 100): the
+  // refreshed one is due at R + 200, `marker` at R + 100. Unrefreshed, it
+  // would have been due at 200 <= R + 100. (The 100 ms between them let a
+  // loaded machine stall the loop that long without changing the order.)
   js j(GetParam());
   pn::timeout* t = nullptr;
   j.run([&] {
-    t = j.set_timeout(20, [&] { j.log("refreshed"); });
-    j.set_timeout(5, [&] {
-      j.log("five");
+    t = j.set_timeout(200, [&] { j.log("refreshed"); });
+    j.set_timeout(100, [&] {
+      j.log("first");
       // The marker first: a stall between the two calls then only widens
       // the gap instead of closing it.
-      j.set_timeout(15, [&] { j.log("marker"); });
+      j.set_timeout(100, [&] { j.log("marker"); });
       t->refresh();
     });
   });
-  EXPECT_EQ(j.joined(), "five marker refreshed");
+  EXPECT_EQ(j.joined(), "first marker refreshed");
 }
 
 TEST_P(NodeModes, TimeoutInsertedIntoTheRunningListWaitsForALaterPass) {
@@ -429,7 +430,9 @@ TEST_P(NodeModes, RefreshAfterFiringRunsItAgainButNotAfterClear) {
       t->refresh();
       cleared->refresh();
     });
-    j.set_timeout(20, [&] { j.log("end"); });  // keeps node11's unref'd refresh alive
+    // Keeps node11's unref'd refresh alive; late enough that a stall of
+    // the loop before `refresh` (up to ~190 ms) keeps the order.
+    j.set_timeout(200, [&] { j.log("end"); });
   });
   EXPECT_EQ(j.joined(), "fired refresh fired end");
   // Node 11 loses the reference of a fired timeout it refreshes.
