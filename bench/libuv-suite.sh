@@ -97,6 +97,10 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$build" ] || { echo "$usage" >&2; exit 2; }
 [ "$callgrind" = 0 ] || [ "$perf" = 0 ] || { echo "libuv-suite.sh: --callgrind and --perf do not go together" >&2; exit 2; }
+if [ "$perf" = 1 ] && ! command -v perf > /dev/null; then
+  echo "libuv-suite.sh: --perf needs perf (Debian: linux-perf)" >&2
+  exit 2
+fi
 case $rounds in '' | *[!0-9]* | 0) echo "libuv-suite.sh: -r needs a positive number, not '$rounds'" >&2; exit 2 ;; esac
 build=$(cd "$build" && pwd)
 names=${names:-$default_names}
@@ -268,19 +272,21 @@ run() {
     failed=1
     return 0
   fi
-  extract "$name" < "$log" >> "$res/$cfg" || { say "$name on $cfg: no result in its output (log: $log)"; failed=1; return 0; }
-  [ "$perf" = 1 ] && perf_row "$cfg" "$name" "$log"
+  local got rate
+  got=$(extract "$name" < "$log") || { say "$name on $cfg: no result in its output (log: $log)"; failed=1; return 0; }
+  echo "$got" >> "$res/$cfg"
+  read -r _ rate _ <<< "$got"  # the first measurement's value
+  [ "$perf" = 1 ] && perf_row "$cfg" "$name" "$log" "$rate"
   return 0
 }
-# perf_row CFG NAME LOG: appends "NAME RATE OPS UNIT SYSCALLS SWITCHES
+# perf_row CFG NAME LOG RATE: appends "NAME RATE OPS UNIT SYSCALLS SWITCHES
 # CPU_MS" to $res/CFG.perf, from the run's output and its perf stat (CSV:
 # value,unit,event,...). OPS is 0 (UNIT "run") when the output does not
 # say how many operations were made.
 perf_row() {
-  local rate ops
-  rate=$(extract "$2" < "$3" | awk 'NR == 1 { print $2 }')
+  local ops
   ops=$(operations "$2" < "$3")
-  awk -F, -v name="$2" -v rate="$rate" -v ops="${ops:-0 run}" '
+  awk -F, -v name="$2" -v rate="$4" -v ops="${ops:-0 run}" '
     $3 ~ /raw_syscalls:sys_enter/ { sc = $1 }
     $3 ~ /context-switches/ { cs = $1 }
     $3 ~ /task-clock/ { ms = $1 }
@@ -508,7 +514,7 @@ if [ "$perf" = 1 ]; then
   echo
   echo "runs (benchmark configuration rate switches-per-op), and per benchmark the correlation of rate with switches per op over all its runs:"
   echo
-  echo '```text'
+  [ "$markdown" = 1 ] && echo '```text'
   for name in $names; do
     for cfg in $configs; do
       [ -f "$res/$cfg.perf" ] || continue
@@ -523,6 +529,6 @@ if [ "$perf" = 1 ]; then
         if (m > 2 && d > 0) printf "%-20s correlation %.2f over %d runs\n", b, (m * xy[b] - x[b] * y[b]) / d, m
       }
     }' "$res/runs"
-  echo '```'
+  [ "$markdown" = 1 ] && echo '```'
 fi
 [ "$failed" = 0 ] || { say "some runs failed (logs in $res)"; exit 1; }

@@ -82,8 +82,7 @@ int poller::reopen() noexcept {
     if (w == nullptr) continue;
     w->registered = 0;
     if (w->wanted == 0) {  // disarmed: the new instance never knew it
-      if (w->queued_at >= 0) queued_--;
-      w->queued_at = -1;
+      unqueue_(*w);
       w = nullptr;
       count_--;
     }
@@ -97,6 +96,13 @@ int poller::rearm() noexcept {
     if (int r = queue_(*w); r != 0) return r;
   }
   return 0;
+}
+
+bool poller::unqueue_(io_watcher& w) noexcept {
+  if (w.queued_at < 0) return false;
+  w.queued_at = -1;  // its entry stays behind, stale
+  queued_--;
+  return true;
 }
 
 int poller::queue_(io_watcher& w) noexcept {
@@ -160,10 +166,7 @@ int poller::apply_(io_watcher& w) noexcept {
 }
 
 void poller::refused_(io_watcher& w, int err, void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
-  if (w.queued_at >= 0) {  // queued again by a callback since its change went out
-    w.queued_at = -1;
-    queued_--;
-  }
+  unqueue_(w);  // queued again by a callback since its change went out
   table_[static_cast<unsigned>(w.fd)] = nullptr;
   count_--;
   w.wanted = w.registered = 0;
@@ -325,13 +328,9 @@ void poller::unwatch(io_watcher& w, unsigned events) noexcept {
     if (w.wanted != w.registered && w.queued_at < 0) queue_(w);
     return;
   }
-  if (w.queued_at >= 0) {
-    // The entry stays behind, stale. Compacting when most entries are
-    // stale keeps the queue's length within twice the live count.
-    w.queued_at = -1;
-    queued_--;
-    if (!flushing_ && changes_.size() >= 64 && changes_.size() > 2 * std::size_t{queued_}) compact_();
-  }
+  // The entry stays behind, stale. Compacting when most entries are
+  // stale keeps the queue's length within twice the live count.
+  if (unqueue_(w) && !flushing_ && changes_.size() >= 64 && changes_.size() > 2 * std::size_t{queued_}) compact_();
   drop_(w);
 }
 

@@ -45,6 +45,13 @@ inline void spin_ms(double ms) {
   }
 }
 
+/// Puts the seccomp filter `f` (`n` statements) on the calling process, for
+/// good. False when it could not be installed.
+inline bool install_seccomp(sock_filter* f, std::size_t n) {
+  sock_fprog prog{static_cast<unsigned short>(n), f};
+  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
+}
+
 /// In the calling process, for good: every system call numbered in `nrs`
 /// fails with `err` (a seccomp filter, as a locked-down system has).
 /// False when the filter could not be installed. Call it in a child.
@@ -59,8 +66,7 @@ inline bool forbid_syscalls(std::initializer_list<int> nrs, int err) {
   }
   f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
   f.push_back(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (static_cast<unsigned>(err) & SECCOMP_RET_DATA)));
-  sock_fprog prog{static_cast<unsigned short>(f.size()), f.data()};
-  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
+  return install_seccomp(f.data(), f.size());
 }
 
 /// In the calling process, for good: every epoll_ctl whose operation is
@@ -77,8 +83,7 @@ inline bool forbid_epoll_ctl_but(int allowed, int err) {
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (static_cast<unsigned>(err) & SECCOMP_RET_DATA)),
   };
-  sock_fprog prog{static_cast<unsigned short>(sizeof f / sizeof f[0]), f};
-  return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) == 0;
+  return install_seccomp(f, sizeof f / sizeof f[0]);
 }
 
 /// One phase event as a recorder hook saw it.

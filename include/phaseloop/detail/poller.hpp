@@ -136,6 +136,8 @@ class poller {
   unsigned queued_ = 0;     // live entries in changes_
   bool flushing_ = false;   // flush() is walking changes_: no compaction
   int queue_(io_watcher& w) noexcept;
+  // Takes `w` off the queue (false: it was not on it).
+  bool unqueue_(io_watcher& w) noexcept;
   void compact_() noexcept;
   // One registration change now; errno's value when the kernel refuses.
   int apply_(io_watcher& w) noexcept;
