@@ -39,13 +39,16 @@
 # instructions (--callgrind) do not. Needs perf (Debian: linux-perf) and
 # root, or kernel.perf_event_paranoid <= -1.
 #
-# usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind | --perf] [--list] [--list-countable] [NAME...]
+# usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind | --perf] [--list] [--list-countable] [--list-network] [NAME...]
 #   BUILD       a phaseloop build tree (configured with --with-reference-libuv
 #               or not; the drop-in and libphaseloop.so must be built)
 #   -r N        rounds (default 3)
 #   --markdown  a markdown table (docs/benchmarks.md)
 #   --list      the default benchmarks, then exit
 #   --list-countable  the benchmarks --callgrind can count, then exit
+#   --list-network    the benchmarks whose time is the kernel's network
+#               path (sockets and pipes between the runner's processes:
+#               what --perf explains), then exit
 #   NAME...     benchmarks to run (default: the list below; any name from
 #               libuv's test/benchmark-list.h works if its output parses)
 # Environment: CC (default cc), BENCH_TIMEOUT (seconds per run, default
@@ -56,7 +59,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
-usage="usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind | --perf] [--list] [--list-countable] [NAME...]"
+usage="usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind | --perf] [--list] [--list-countable] [--list-network] [NAME...]"
 # The benchmarks whose work is fixed (a count, not a duration).
 # Not async_pummel_*: its thread sends without pause until the loop has
 # run the callbacks, and under valgrind, which runs one thread at a time,
@@ -70,6 +73,9 @@ callgrind_names="loop_count million_timers async1 async2 async4 async8 queue_wor
 # the loop got a turn.
 callgrind_timed="loop_count_timed ping_pongs ping_udp1 tcp_pump1_client pipe_pump1_client
   tcp4_pound_100 pipe_pound_100 udp_pummel_1v1"
+# The benchmarks that move bytes or connections through the kernel.
+network_names="ping_pongs ping_udp1 tcp_write_batch tcp_pump1_client pipe_pump1_client
+  tcp4_pound_100 pipe_pound_100 tcp_multi_accept2 udp_pummel_1v1"
 callgrind=0
 perf=0
 default_names="loop_count loop_count_timed million_timers async1 async2 async4 async8
@@ -90,6 +96,7 @@ while [ $# -gt 0 ]; do
     --perf) perf=1; shift ;;
     --list) echo $default_names; exit 0 ;;
     --list-countable) echo $callgrind_names $callgrind_timed; exit 0 ;;
+    --list-network) echo $network_names; exit 0 ;;
     -h | --help) echo "$usage"; exit 0 ;;
     -*) echo "libuv-suite.sh: unknown option $1" >&2; echo "$usage" >&2; exit 2 ;;
     *) if [ -z "$build" ]; then build=$1; else names="$names $1"; fi; shift ;;

@@ -19,19 +19,24 @@
 #        bench/targets.sh --to-count SUITE.md   (the benchmarks of the suite
 #        whose instructions are worth counting: a ratio within 10 % of 1,
 #        or a target missed; one per line)
+#        bench/targets.sh --missed SUITE.md   (the benchmarks of the suite
+#        that missed their target; one per line)
 set -eu
 
 lead="loop_count million_timers async1 async2 async4 async8 async_pummel_1 async_pummel_2 async_pummel_4 async_pummel_8 queue_work"
-to_count=0
-if [ "${1:-}" = --to-count ]; then
-  to_count=1
-  shift
-  set -- "${1:?usage: bench/targets.sh --to-count SUITE.md}" /dev/null /dev/null
-fi
+# list: empty for the targets table, "count" or "missed" for a list of names
+list=""
+case ${1:-} in
+  --to-count | --missed)
+    list=count
+    [ "$1" = --missed ] && list=missed
+    shift
+    set -- "${1:?usage: bench/targets.sh --to-count|--missed SUITE.md}" /dev/null /dev/null ;;
+esac
 [ $# -eq 3 ] || { echo "usage: bench/targets.sh SUITE.md FS.md CALLGRIND.md" >&2; exit 2; }
 for f in "$@"; do [ -r "$f" ] || { echo "targets.sh: cannot read $f" >&2; exit 2; }; done
 
-awk -F'|' -v lead=" $lead " -v suite="$1" -v fs="$2" -v cg="$3" -v to_count="$to_count" '
+awk -F'|' -v lead=" $lead " -v suite="$1" -v fs="$2" -v cg="$3" -v list="$list" '
   function trim(s) { gsub(/^ +| +$/, "", s); return s }
   # The benchmark a row of the suite belongs to (million_timers_start ->
   # million_timers, fs_stat_1 -> fs_stat).
@@ -67,10 +72,11 @@ awk -F'|' -v lead=" $lead " -v suite="$1" -v fs="$2" -v cg="$3" -v to_count="$to
       if (v == "-" || v == "") continue
       if (worst == "" || v + 0 < worst + 0) { worst = v; which = col[i - 7] }
     }
-    if (to_count) {
-      near = worst != "" && worst + 0 < t
-      for (i = 8; i <= 11; i++) if (trim($i) + 0 >= 0.9 && trim($i) + 0 <= 1.1) near = 1
-      if (near && !listed[b]++) print b
+    if (list != "") {
+      pick = worst != "" && worst + 0 < t
+      if (list == "count")
+        for (i = 8; i <= 11; i++) if (trim($i) + 0 >= 0.9 && trim($i) + 0 <= 1.1) pick = 1
+      if (pick && !listed[b]++) print b
       next
     }
     n++; lab[n] = label; tgt[n] = t; w[n] = worst; wh[n] = which
@@ -90,7 +96,7 @@ awk -F'|' -v lead=" $lead " -v suite="$1" -v fs="$2" -v cg="$3" -v to_count="$to
     total++; if (v + 0 >= 1.5) met++
   }
   END {
-    if (to_count) exit 0
+    if (list != "") exit 0
     print "libuv'"'"'s own benchmarks (the suite table below), target 1.2x for the loop, timer, async and"
     print "queue_work benchmarks and 1.0x for the others, against both libuv versions:"
     print ""
