@@ -316,6 +316,14 @@ class loop {
   // write by async sends and the signal handler).
   unsigned base_watchers_ = 0;
   std::atomic<bool> poll_hint_{true};
+  // Set by a send that made a handle pending. While the loop spins
+  // (`spinning_`), the send writes nothing to the eventfd: the spin sees
+  // the flag and the poll phase takes the handle with no system call on
+  // either side. A sender that finds the loop not spinning writes, as
+  // ever. (Each side stores its flag, then reads the other's, sequentially
+  // consistent: a send is seen by the spin or wakes the wait.)
+  std::atomic<bool> async_posted_{false};
+  std::atomic<bool> spinning_{false};
   // Before a wait on those two alone (and spin_part_'s descriptor), poll
   // spins a while for an event (PHASELOOP_SPIN_US, 50 by default) when
   // the last such wait ended by one that soon: a wake-up from another

@@ -46,7 +46,10 @@ int async::send() noexcept {
     return 0;
   }
   // Release: what the sender wrote before is visible to the callback.
-  if (pending_.compare_exchange_strong(expected, 2, std::memory_order_acq_rel)) l->wake_();
+  if (pending_.compare_exchange_strong(expected, 2, std::memory_order_acq_rel)) {
+    l->async_posted_.store(true, std::memory_order_seq_cst);
+    if (!l->spinning_.load(std::memory_order_seq_cst)) l->wake_();
+  }
   return 0;
 }
 

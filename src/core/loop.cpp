@@ -189,7 +189,9 @@ int loop::after_fork() noexcept {
   ::close(async_watcher_.fd);
   async_watcher_.fd = fd;
   if (int r = poller_.watch(async_watcher_, wake_events_); r != 0) return r;
-  // A send made before the fork woke the old eventfd only.
+  // A send made before the fork woke the old eventfd only, or none if the
+  // loop's thread was spinning (that thread is gone).
+  spinning_.store(false, std::memory_order_seq_cst);
   for (async* a = asyncs_.front(); a; a = asyncs_.next(*a))
     if (a->pending_.load(std::memory_order_relaxed) != 0) {
       wake_();
@@ -322,7 +324,9 @@ void loop::wake_() noexcept {
 
 void loop::async_io_(loop& l, detail::io_watcher&, unsigned) {
   // Visit every async handle in init order; each goes back to the live list
-  // before its callback, so closes and inits during the pass are safe.
+  // before its callback, so closes and inits during the pass are safe. A
+  // send that lands after the flag is cleared sets it again.
+  l.async_posted_.exchange(false, std::memory_order_acq_rel);
   async::list pass;
   pass.splice_back(l.asyncs_);
   while (async* a = pass.pop_front()) {

@@ -306,6 +306,7 @@ void loop::poll_pass_(int timeout) {
     if (measure) wait_start_ns_.store(hrtime(), std::memory_order_relaxed);
     poll_wait_ = timeout;
     int n = 0;
+    bool posted = false;
     const bool own_only = poller_.count() == base_watchers_ + (spin_part_ != nullptr);
     if (timeout != 0) {
       // Waiting on the eventfd and the signal pipe alone (sends from
@@ -325,10 +326,16 @@ void loop::poll_pass_(int timeout) {
         window = static_cast<std::uint64_t>(timeout) * 1000000;
       bool spun = false;
       if (window != 0 && spin_next_) spun = spin_next_ = spin_for_own_(window);
-      poll_hint_.store(false, std::memory_order_relaxed);
-      const std::uint64_t before = window != 0 && !spun ? hrtime() : 0;
-      n = poller_.wait(timeout, events, max_events, block_sigprof_);
-      if (before != 0) spin_next_ = n > 0 && hrtime() - before < window;
+      // A send seen by the spin wrote to no descriptor: its handle is
+      // taken below, in this pass, and the poll only looks (without
+      // waiting) at what else is ready -- not at all when nothing is.
+      posted = spun && async_posted_.load(std::memory_order_acquire);
+      if (!posted || own_ready_()) {
+        poll_hint_.store(false, std::memory_order_relaxed);
+        const std::uint64_t before = window != 0 && !spun ? hrtime() : 0;
+        n = poller_.wait(posted ? 0 : timeout, events, max_events, block_sigprof_);
+        if (before != 0) spin_next_ = n > 0 && hrtime() - before < window;
+      }
     } else if (!own_only || own_ready_()) {
       // Looking without waiting at the eventfd and the signal pipe alone
       // (and the ring's descriptor), when neither was written to since
@@ -352,6 +359,19 @@ void loop::poll_pass_(int timeout) {
     }
 
     if (n < 0 && n != -EINTR) std::abort();  // the poller fd itself is broken
+    if (posted) {
+      // One pass over the async handles per poll: the batch's if it has
+      // the eventfd (a write landed too), else this one, ahead of the
+      // batch. A send made by a callback of this poll then waits for the
+      // next, as ever. (Here the poller watches three descriptors at
+      // most: the scan is short.)
+      bool in_batch = false;
+      for (int i = 0; i < n; i++) in_batch |= events[i].fd == async_watcher_.fd;
+      if (!in_batch) {
+        dispatch_io_<H>(async_watcher_, detail::io_readable);
+        events_handled_++;
+      }
+    }
     if (n > 0) {
       bool have_signals = false;
       int delivered = 0;
@@ -392,6 +412,7 @@ void loop::poll_pass_(int timeout) {
         break;
       }
     }
+    if (posted) break;  // the send was delivered
     // Nothing delivered: a timeout of 0 ends the phase, -1 waits again, a
     // positive one waits for what is left of it.
     if (timeout == 0) {
@@ -412,7 +433,12 @@ bool loop::own_ready_() const noexcept {
 }
 
 bool loop::spin_for_own_(std::uint64_t ns) noexcept {
-  return detail::spin_until([this] { return own_ready_(); }, ns);
+  spinning_.store(true, std::memory_order_seq_cst);
+  const bool found =
+      detail::spin_until([this] { return own_ready_() || async_posted_.load(std::memory_order_relaxed); }, ns);
+  // From here a send writes to the eventfd; one made before is seen here.
+  spinning_.store(false, std::memory_order_seq_cst);
+  return found || async_posted_.load(std::memory_order_seq_cst);
 }
 
 void loop::jump_to_next_timer_() noexcept {

@@ -28,12 +28,15 @@ if (typeof AbortController === 'function') {
     console.log('aborted wait:', e.name, e.code, e.message, e.cause && e.cause.name));
   setTimeout(() => ac.abort(), 1);
   // Which of these two comes first depends on how long the script runs
-  // (20 ms may be gone before the first check phase): shown sorted.
+  // (20 ms may be gone before the first check phase), and on a stalled
+  // machine the 30 ms wait may end before either: both are awaited, and
+  // shown sorted.
   const early = [];
-  tp.setTimeout(20, 'twenty').then((v) => early.push('timeout value ' + v));
-  tp.setImmediate('imm').then((v) => early.push('immediate value ' + v));
+  const twenty = tp.setTimeout(20, 'twenty').then((v) => early.push('timeout value ' + v));
+  const imm = tp.setImmediate('imm').then((v) => early.push('immediate value ' + v));
   (async () => {
     await tp.setTimeout(30);
+    await Promise.all([twenty, imm]);
     console.log(early.sort().join('\n'));
     let n = 0;
     for await (const v of tp.setInterval(2, 'iv')) {
