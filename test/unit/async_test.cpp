@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -251,10 +252,36 @@ long writes_of_this_thread() {
   return syscw;
 }
 
+// Ends a test's loop should the test hang: after `ms` it runs `halt`
+// (which stops the test's threads), then closes the async handle. It
+// does not keep the loop alive.
+struct watchdog {
+  pl::timer t;
+  pl::async* a;
+  std::function<void()> halt;
+  bool fired = false;
+  watchdog(pl::loop& l, pl::async& h, std::uint64_t ms, std::function<void()> stop = {})
+      : t(l), a(&h), halt(std::move(stop)) {
+    t.data = this;
+    t.start(
+        [](pl::timer* timer) {
+          auto* w = static_cast<watchdog*>(timer->data);
+          w->fired = true;
+          if (w->halt) w->halt();
+          if (!w->a->is_closing()) w->a->close(nullptr);
+        },
+        ms, 0);
+    t.unref();
+  }
+  // Closes the timer and runs the loop out.
+  void close(pl::loop& l) {
+    t.close(nullptr);
+    EXPECT_EQ(l.run(), 0);
+  }
+};
+
 struct pingpong {
   std::atomic<int> calls{0};
-  bool watchdog_fired = false;
-  pl::async* a = nullptr;
 };
 
 // A thread and the loop take turns, the thread sending as soon as the
@@ -271,17 +298,7 @@ TEST(async, sends_while_the_loop_spins_write_nothing_and_none_is_lost) {
     if (s->calls.fetch_add(1, std::memory_order_release) + 1 == rounds) h->close(nullptr);
   });
   a.data = &st;
-  st.a = &a;
-  pl::timer watchdog(l);
-  watchdog.data = &st;
-  watchdog.start(
-      [](pl::timer* t) {
-        auto* s = static_cast<pingpong*>(t->data);
-        s->watchdog_fired = true;
-        if (!s->a->is_closing()) s->a->close(nullptr);
-      },
-      20000, 0);
-  watchdog.unref();
+  watchdog dog(l, a, 20000);
   long writes = 0;
   int lost_at = 0;
   std::thread sender([&] {
@@ -300,14 +317,13 @@ TEST(async, sends_while_the_loop_spins_write_nothing_and_none_is_lost) {
   EXPECT_EQ(l.run(), 0);
   sender.join();
   EXPECT_EQ(lost_at, 0);
-  EXPECT_FALSE(st.watchdog_fired);
+  EXPECT_FALSE(dog.fired);
   EXPECT_EQ(st.calls.load(), rounds);
   // Without the skip every one of the sends writes (the loop took each
   // handle before the next send).
   ASSERT_GE(writes, 0) << "no /proc/thread-self/io";
   EXPECT_LT(writes, rounds);
-  watchdog.close(nullptr);
-  EXPECT_EQ(l.run(), 0);
+  dog.close(l);
   EXPECT_EQ(l.close(), 0);
 }
 
@@ -316,8 +332,10 @@ struct pummel {
   std::atomic<int> stopped{0};
   int calls = 0;
   int threads = 0;
-  bool watchdog_fired = false;
-  pl::async* a = nullptr;
+  void halt() {
+    stop.store(true);
+    while (stopped.load() != threads) std::this_thread::yield();
+  }
 };
 
 // More threads than cores send without pause (libuv's async_pummel_4):
@@ -333,24 +351,11 @@ TEST(async, a_loop_pummelled_by_more_threads_than_cores_keeps_up) {
   pl::async a(l, [](pl::async* h) {
     auto* s = static_cast<pummel*>(h->data);
     if (++s->calls != wanted) return;
-    s->stop.store(true);
-    while (s->stopped.load() != s->threads) std::this_thread::yield();
+    s->halt();
     h->close(nullptr);
   });
   a.data = &st;
-  st.a = &a;
-  pl::timer watchdog(l);
-  watchdog.data = &st;
-  watchdog.start(
-      [](pl::timer* t) {
-        auto* s = static_cast<pummel*>(t->data);
-        s->watchdog_fired = true;
-        s->stop.store(true);
-        while (s->stopped.load() != s->threads) std::this_thread::yield();
-        if (!s->a->is_closing()) s->a->close(nullptr);
-      },
-      30000, 0);
-  watchdog.unref();
+  watchdog dog(l, a, 30000, [&st] { st.halt(); });
   std::vector<std::thread> senders;
   for (int i = 0; i < st.threads; i++)
     senders.emplace_back([&st, &a] {
@@ -360,11 +365,10 @@ TEST(async, a_loop_pummelled_by_more_threads_than_cores_keeps_up) {
   const std::uint64_t start = pl::loop::hrtime();
   EXPECT_EQ(l.run(), 0);
   for (auto& t : senders) t.join();
-  EXPECT_FALSE(st.watchdog_fired) << st.calls << " callbacks in 30 s";
+  EXPECT_FALSE(dog.fired) << st.calls << " callbacks in 30 s";
   EXPECT_EQ(st.calls, wanted);
   EXPECT_LT(pltest::ms_since(start), 30000.0);
-  watchdog.close(nullptr);
-  EXPECT_EQ(l.run(), 0);
+  dog.close(l);
   EXPECT_EQ(l.close(), 0);
 }
 
