@@ -47,7 +47,9 @@ int async::send() noexcept {
   }
   // Release: what the sender wrote before is visible to the callback.
   if (pending_.compare_exchange_strong(expected, 2, std::memory_order_acq_rel)) {
-    l->async_posted_.store(true, std::memory_order_seq_cst);
+    // A read-modify-write, not a store: the loop's read of the flag then
+    // synchronizes with every sender before this one too, not only the last.
+    l->async_posted_.exchange(true, std::memory_order_seq_cst);
     if (!l->spinning_.load(std::memory_order_seq_cst)) l->wake_();
   }
   return 0;

@@ -173,6 +173,9 @@ loop::~loop() {
 }
 
 int loop::after_fork() noexcept {
+  // The loop's thread may have been spinning at the fork; it is gone, and
+  // sends must write again whatever fails below.
+  spinning_.store(false, std::memory_order_seq_cst);
   // The epoll instance first: the replacements below register with the
   // new one, and nothing may reach the parent's (unregistering an fd there
   // would stop the parent's loop from seeing it). Registration order is
@@ -190,8 +193,7 @@ int loop::after_fork() noexcept {
   async_watcher_.fd = fd;
   if (int r = poller_.watch(async_watcher_, wake_events_); r != 0) return r;
   // A send made before the fork woke the old eventfd only, or none if the
-  // loop's thread was spinning (that thread is gone).
-  spinning_.store(false, std::memory_order_seq_cst);
+  // loop's thread was spinning (cleared above).
   for (async* a = asyncs_.front(); a; a = asyncs_.next(*a))
     if (a->pending_.load(std::memory_order_relaxed) != 0) {
       wake_();
