@@ -34,6 +34,8 @@ class async : public handle {
   // Takes the pending state, spinning while a watched sender is between
   // its stamp and its wake-up. Returns true when the handle was pending.
   bool take_pending_() noexcept;
+  // Marks the handle closed and waits until no sender is inside send().
+  void wait_for_senders_() noexcept;
   // While the loop has hooks, a send that makes the handle pending stamps
   // its time and thread in the handle's spare words (spare_[0], [1]); the
   // loop takes them (0: no stamp) before the callback, for send hooks.
@@ -42,8 +44,15 @@ class async : public handle {
 
   async_cb cb_;
   // 0: idle; 1: a sender is stamping and waking the loop (only while the
-  // loop has hooks); 2: pending.
+  // loop has hooks); 2: pending; 3: closed (no send gets through).
   std::atomic<int> pending_{0};
+  // Senders inside send() past the cheap check. A sender that made the
+  // handle pending still touches the loop afterwards (the wake-up); close
+  // waits for the count to drop to 0, so neither the handle nor the loop
+  // can be freed under it. It sits in what would be padding of
+  // uv_async_t (after libuv's `pending`, compat's static_assert checks
+  // that it fits).
+  std::atomic<int> busy_{0};
 
  public:
   /// The loop's list type for async handles (an implementation detail).

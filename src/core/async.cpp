@@ -1,9 +1,13 @@
 // Async handles. A send moves the handle from idle (0) to pending (2) and
 // wakes the loop; the loop takes pending handles back to 0 and calls them.
 // Taking a handle does not wait for its sender's wake-up to be written:
-// that write then only wakes the loop once more, for nothing. After the
-// state change a sender touches the loop, not the handle, so a handle
-// taken and closed meanwhile is not read.
+// that write then only wakes the loop once more, for nothing. But a
+// sender touches the loop after the state change, so a callback may close
+// the handle, and the program free the loop, while the sender is still
+// on its way out: every sender past the cheap check counts itself in
+// busy_, and close marks the handle closed and waits for that count to
+// reach 0. A thread may so send once and leave, and the loop's thread
+// close and free everything as soon as the callback ran.
 //
 // While the loop has hooks, a send stamps its time and thread in the
 // handle first: it goes through a middle state (1), published as pending
@@ -36,22 +40,27 @@ async::async(phaseloop::loop& l, async_cb cb) noexcept : handle(l, handle_type::
 
 int async::send() noexcept {
   if (pending_.load(std::memory_order_relaxed) != 0) return 0;  // cheap check first
+  // Counted before the state change (both sequentially consistent, as is
+  // close's mark): a close that sees no sender counted sees the state
+  // change of none either, so every later send finds the handle closed.
+  busy_.fetch_add(1, std::memory_order_seq_cst);
   phaseloop::loop* const l = loop_;
   int expected = 0;
   if (l->watched_.load(std::memory_order_relaxed)) [[unlikely]] {
-    if (!pending_.compare_exchange_strong(expected, 1, std::memory_order_acquire)) return 0;
-    stamp_send_();
-    l->wake_();
-    pending_.store(2, std::memory_order_release);
-    return 0;
-  }
-  // Release: what the sender wrote before is visible to the callback.
-  if (pending_.compare_exchange_strong(expected, 2, std::memory_order_acq_rel)) {
+    if (pending_.compare_exchange_strong(expected, 1, std::memory_order_seq_cst)) {
+      stamp_send_();
+      l->wake_();
+      pending_.store(2, std::memory_order_release);
+    }
+  } else if (pending_.compare_exchange_strong(expected, 2, std::memory_order_seq_cst)) {
+    // The exchange releases what the sender wrote before to the callback.
     // A read-modify-write, not a store: the loop's read of the flag then
     // synchronizes with every sender before this one too, not only the last.
     l->async_posted_.exchange(true, std::memory_order_seq_cst);
     if (!l->spinning_.load(std::memory_order_seq_cst)) l->wake_();
   }
+  // Release: close, reading 0, sees everything this send did to the loop.
+  busy_.fetch_sub(1, std::memory_order_release);
   return 0;
 }
 
@@ -90,8 +99,20 @@ std::uint64_t async::take_send_stamp_(long& thread) noexcept {
   return sent;
 }
 
+void async::wait_for_senders_() noexcept {
+  pending_.store(3, std::memory_order_seq_cst);
+  for (int spins = 0; busy_.load(std::memory_order_seq_cst) != 0; spins++) {
+    // A sender here is a few instructions or one write() from leaving;
+    // past that it was preempted, so give it the CPU.
+    if (spins < 128)
+      cpu_relax();
+    else
+      sched_yield();
+  }
+}
+
 void async::close_() noexcept {
-  take_pending_();
+  wait_for_senders_();
   list::unlink(*this);  // the live list, or an async pass's set-aside list
   stop_();
 }

@@ -1,10 +1,15 @@
 // Async handles: coalescing, sends from other threads, the poll phase, init
 // order, close and unref.
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -376,6 +381,55 @@ TEST(async, a_loop_pummelled_by_more_threads_than_cores_keeps_up) {
   EXPECT_LT(pltest::ms_since(start), 30000.0);
   dog.close(l);
   EXPECT_EQ(l.close(), 0);
+}
+
+// A thread may send once and be done with the handle: the loop's thread
+// may close the handle from its callback and free the loop as soon as
+// run() returns, while the sender is still inside send() (its write to
+// the eventfd woke the loop and it has not returned yet). Nothing the
+// sender does may land in the loop or the handle after that. Both threads
+// share one CPU, so the wake-up often hands the CPU to the loop's thread
+// in the middle of the send; the loop and the handle live in a buffer
+// that is filled with a pattern once they are gone and must keep it.
+TEST(async, a_sender_still_inside_send_never_touches_a_closed_loop) {
+  cpu_set_t before;
+  ASSERT_EQ(pthread_getaffinity_np(pthread_self(), sizeof before, &before), 0);
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(sched_getcpu(), &one);
+  ASSERT_EQ(pthread_setaffinity_np(pthread_self(), sizeof one, &one), 0);  // the sender inherits it
+  struct arena {
+    alignas(pl::loop) unsigned char loop[sizeof(pl::loop)];
+    alignas(pl::async) unsigned char async[sizeof(pl::async)];
+  };
+  constexpr unsigned char pattern = 0xa5;
+  auto mem = std::make_unique<arena>();
+  int late = 0;
+  int inside = 0;  // times the loop was closed before send() returned
+  for (int i = 0; i < 1000; i++) {
+    auto* l = new (mem->loop) pl::loop;
+    auto* a = new (mem->async) pl::async(*l, [](pl::async* h) { h->close(nullptr); });
+    std::atomic<bool> returned{false};
+    std::thread sender([a, &returned] {
+      a->send();
+      returned.store(true);
+    });
+    EXPECT_EQ(l->run(pl::run_mode::default_), 0);
+    ASSERT_EQ(l->close(), 0);
+    l->~loop();
+    if (!returned.load()) inside++;
+    std::memset(mem.get(), pattern, sizeof(arena));
+    sender.join();
+    const auto* bytes = reinterpret_cast<const unsigned char*>(mem.get());
+    for (std::size_t b = 0; b < sizeof(arena); b++)
+      if (bytes[b] != pattern) {
+        late++;
+        break;
+      }
+  }
+  ASSERT_EQ(pthread_setaffinity_np(pthread_self(), sizeof before, &before), 0);
+  EXPECT_EQ(late, 0) << "sends that wrote into a closed loop or handle (" << inside
+                     << " of 1000 loops were closed before send() returned)";
 }
 
 }  // namespace
