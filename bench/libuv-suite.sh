@@ -39,7 +39,14 @@
 # instructions (--callgrind) do not. Needs perf (Debian: linux-perf) and
 # root, or kernel.perf_event_paranoid <= -1.
 #
-# usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind | --perf] [--list] [--list-countable] [--list-network] [NAME...]
+# With --against OTHER (another phaseloop build tree, e.g. a worktree of
+# an earlier commit), two configurations instead of four: the compat
+# runner on OTHER's libphaseloop-uv.so (LD_LIBRARY_PATH) and on BUILD's,
+# the same binary, interleaved, and the ratio BUILD / OTHER -- what a
+# change to the library did, from one command. Both builds must share the
+# C API (uv.h) the runner was built against.
+#
+# usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind | --perf] [--against OTHER] [--list] [--list-countable] [--list-network] [NAME...]
 #   BUILD       a phaseloop build tree (configured with --with-reference-libuv
 #               or not; the drop-in and libphaseloop.so must be built)
 #   -r N        rounds (default 3)
@@ -59,7 +66,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 . "$here/lib.sh"
-usage="usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind | --perf] [--list] [--list-countable] [--list-network] [NAME...]"
+usage="usage: bench/libuv-suite.sh BUILD [-r N] [--markdown] [--callgrind | --perf] [--against OTHER] [--list] [--list-countable] [--list-network] [NAME...]"
 # The benchmarks whose work is fixed (a count, not a duration).
 # Not async_pummel_*: its thread sends without pause until the loop has
 # run the callbacks, and under valgrind, which runs one thread at a time,
@@ -87,6 +94,7 @@ default_names="loop_count loop_count_timed million_timers async1 async2 async4 a
 rounds=3
 markdown=0
 build=""
+against=""
 names=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -94,6 +102,7 @@ while [ $# -gt 0 ]; do
     --markdown) markdown=1; shift ;;
     --callgrind) callgrind=1; shift ;;
     --perf) perf=1; shift ;;
+    --against) against=${2:?--against needs a build tree}; shift 2 ;;
     --list) echo $default_names; exit 0 ;;
     --list-countable) echo $callgrind_names $callgrind_timed; exit 0 ;;
     --list-network) echo $network_names; exit 0 ;;
@@ -110,6 +119,13 @@ if [ "$perf" = 1 ] && ! command -v perf > /dev/null; then
 fi
 case $rounds in '' | *[!0-9]* | 0) echo "libuv-suite.sh: -r needs a positive number, not '$rounds'" >&2; exit 2 ;; esac
 build=$(cd "$build" && pwd)
+if [ -n "$against" ]; then
+  [ -d "$against" ] || { echo "libuv-suite.sh: --against $against: no such directory" >&2; exit 2; }
+  against=$(cd "$against" && pwd)
+  [ -f "$against/.libs/libphaseloop-uv.so" ] ||
+    { echo "libuv-suite.sh: no $against/.libs/libphaseloop-uv.so: build that tree first (make -C $against)" >&2; exit 2; }
+  [ "$against" != "$build" ] || { echo "libuv-suite.sh: --against names BUILD itself" >&2; exit 2; }
+fi
 names=${names:-$default_names}
 timeout_s=${BENCH_TIMEOUT:-120}
 cc=${CC:-cc}
@@ -154,11 +170,11 @@ for f in benchmark-async.c benchmark-async-pummel.c; do
 done
 
 ref153=${LIBUV_153:-$top/.oracle/libuv-1.53}
-if [ ! -f "$ref153/cflags" ] && [ -z "${LIBUV_153:-}" ]; then
+if [ ! -f "$ref153/cflags" ] && [ -z "${LIBUV_153:-}" ] && [ -z "$against" ]; then
   "$top/tools/install-libuv-refs" >&2 || say "tools/install-libuv-refs failed: no libuv 1.53 column"
 fi
 have153=0
-[ -f "$ref153/cflags" ] && have153=1
+[ -f "$ref153/cflags" ] && [ -z "$against" ] && have153=1
 
 # --- building ------------------------------------------------------------------
 # libuv's own flags for its benchmark runner on Linux (CMakeLists.txt's
@@ -196,6 +212,7 @@ check_lib() {  # CFG BINARY EXPECTED-DIR [env]
 check_lib 1.44 "$out/uv144/run-benchmarks" "$(dirname "$(readlink -f "$(ldconfig -p | awk '/libuv\.so\.1 .*x86-64/ { print $NF; exit }')")")"
 check_lib dropin "$out/uv144/run-benchmarks" "$build/dropin/.libs" "LD_LIBRARY_PATH=$build/dropin/.libs"
 check_lib compat "$out/compat/run-benchmarks" "$build/.libs"
+[ -z "$against" ] || check_lib against "$out/compat/run-benchmarks" "$against/.libs" "LD_LIBRARY_PATH=$against/.libs"
 if [ "$have153" = 1 ]; then
   v=$("$ref153/smoke" 2> /dev/null || true)
   [ "$v" = 1.53.0 ] || die "$ref153 does not run as libuv 1.53.0 (its smoke program printed '$v')"
@@ -246,6 +263,8 @@ extract() {
 
 configs="uv144 dropin compat"
 [ "$have153" = 1 ] && configs="uv144 uv153 dropin compat"
+[ -z "$against" ] || configs="against compat"
+first=${configs%% *}
 res=$out/results
 rm -rf "$res"
 mkdir -p "$res"
@@ -258,6 +277,7 @@ config() {
     uv153) bin=$out/uv153/run-benchmarks ;;
     compat) bin=$out/compat/run-benchmarks ;;
     dropin) bin=$out/uv144/run-benchmarks; envs="LD_LIBRARY_PATH=$build/dropin/.libs" ;;
+    against) bin=$out/compat/run-benchmarks; envs="LD_LIBRARY_PATH=$against/.libs" ;;
   esac
 }
 # run CFG NAME: one run; appends "LABEL VALUE UNIT" to $res/CFG.
@@ -346,9 +366,14 @@ if [ "$callgrind" = 1 ]; then
     fi
     awk '/^(summary|totals):/ && !seen[FILENAME]++ { s += $2 } END { printf "%.0f\n", s }' "$dir"/out.*
   }
+  if [ -n "$against" ]; then
+    cg_ratios="against/compat"
+  else
+    cg_ratios="1.44/drop-in | 1.53/drop-in | 1.44/compat | 1.53/compat"
+  fi
   if [ "$markdown" = 1 ]; then
-    echo "| benchmark | Ir per | $(echo $configs | sed 's/ / | /g') | 1.44/drop-in | 1.53/drop-in | 1.44/compat | 1.53/compat |"
-    echo "|---|---|$(echo $configs | sed 's/[^ ]*/---:/g; s/ /|/g')|---:|---:|---:|---:|"
+    echo "| benchmark | Ir per | $(echo $configs | sed 's/ / | /g') | $cg_ratios |"
+    echo "|---|---|$(echo $configs $cg_ratios | sed 's/|//g; s/[^ ]*/---:/g; s/  */|/g')|"
   fi
   for name in $names; do
     say "callgrind: $name"
@@ -368,13 +393,21 @@ if [ "$callgrind" = 1 ]; then
     done
     row="$name | $per"
     for cfg in $configs; do row="$row | ${ir[$cfg]:-}"; done
-    row="$row | $(ratio "${ir[uv144]:-}" "${ir[dropin]:-}") | $(ratio "${ir[uv153]:-}" "${ir[dropin]:-}")"
-    row="$row | $(ratio "${ir[uv144]:-}" "${ir[compat]:-}") | $(ratio "${ir[uv153]:-}" "${ir[compat]:-}")"
+    if [ -n "$against" ]; then
+      row="$row | $(ratio "${ir[against]:-}" "${ir[compat]:-}")"
+    else
+      row="$row | $(ratio "${ir[uv144]:-}" "${ir[dropin]:-}") | $(ratio "${ir[uv153]:-}" "${ir[dropin]:-}")"
+      row="$row | $(ratio "${ir[uv144]:-}" "${ir[compat]:-}") | $(ratio "${ir[uv153]:-}" "${ir[compat]:-}")"
+    fi
     if [ "$markdown" = 1 ]; then echo "| $row |"; else echo "$row" | tr -s ' |' ' '; fi
     unset ir
   done
   echo
-  echo "(callgrind Ir, every process of one run summed -- the runner, the benchmark, its helpers; for the benchmarks that run for a fixed time, Ir per operation they made under callgrind; ratios libuv / phaseloop, > 1: phaseloop executes fewer)"
+  if [ -n "$against" ]; then
+    echo "(callgrind Ir, every process of one run summed, as above; against: the compat runner on $against's library; ratio against / compat, > 1: $build's library executes fewer)"
+  else
+    echo "(callgrind Ir, every process of one run summed -- the runner, the benchmark, its helpers; for the benchmarks that run for a fixed time, Ir per operation they made under callgrind; ratios libuv / phaseloop, > 1: phaseloop executes fewer)"
+  fi
   exit 0
 fi
 
@@ -390,43 +423,67 @@ median() {  # CFG LABEL
   [ -f "$res/$1" ] || return 0
   awk -v l="$2" '$1 == l { print $2 }' "$res/$1" | median_of
 }
-labels=$(cat "$res"/uv144 2> /dev/null | awk '!seen[$1]++ { print $1 " " $3 }')
-if [ "$markdown" = 1 ]; then
-  if [ "$have153" = 1 ]; then
-    echo "| benchmark | unit | libuv 1.44.2 | libuv 1.53.0 | drop-in | compat | drop-in/1.44 | drop-in/1.53 | compat/1.44 | compat/1.53 |"
-    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+labels=$(cat "$res/$first" 2> /dev/null | awk '!seen[$1]++ { print $1 " " $3 }')
+# ab_table: the A/B table of --against (the same runner on two builds' libraries).
+ab_table() {
+  if [ "$markdown" = 1 ]; then
+    echo "| benchmark | unit | against | compat | compat/against |"
+    echo "|---|---|---:|---:|---:|"
   else
-    echo "| benchmark | unit | libuv 1.44.2 | drop-in | compat | drop-in/1.44 | compat/1.44 |"
-    echo "|---|---|---:|---:|---:|---:|---:|"
+    printf '%-20s %-12s %12s %12s %8s\n' benchmark unit against compat c/a
   fi
-else
-  if [ "$have153" = 1 ]; then
-    printf '%-20s %-12s %12s %12s %12s %12s %7s %7s %7s %7s\n' benchmark unit 1.44.2 1.53.0 drop-in compat d/1.44 d/1.53 c/1.44 c/1.53
-  else
-    printf '%-20s %-12s %12s %12s %12s %7s %7s\n' benchmark unit 1.44.2 drop-in compat d/1.44 c/1.44
-  fi
-fi
-echo "$labels" | while read -r label unit; do
-  [ -n "$label" ] || continue
-  a=$(median uv144 "$label"); d=$(median dropin "$label"); c=$(median compat "$label")
-  if [ "$have153" = 1 ]; then
-    n=$(median uv153 "$label")
+  echo "$labels" | while read -r label unit; do
+    [ -n "$label" ] || continue
+    o=$(median against "$label"); c=$(median compat "$label")
     if [ "$markdown" = 1 ]; then
-      echo "| $label | $unit | $a | $n | $d | $c | $(ratio "$d" "$a") | $(ratio "$d" "$n") | $(ratio "$c" "$a") | $(ratio "$c" "$n") |"
+      echo "| $label | $unit | $o | $c | $(ratio "$c" "$o") |"
     else
-      printf '%-20s %-12s %12s %12s %12s %12s %7s %7s %7s %7s\n' "$label" "$unit" "$a" "$n" "$d" "$c" \
-        "$(ratio "$d" "$a")" "$(ratio "$d" "$n")" "$(ratio "$c" "$a")" "$(ratio "$c" "$n")"
+      printf '%-20s %-12s %12s %12s %8s\n' "$label" "$unit" "$o" "$c" "$(ratio "$c" "$o")"
+    fi
+  done
+  echo
+  echo "($rounds interleaved rounds, medians; the compat runner of libuv 1.44.2's test/benchmark-*.c on $against's library (against) and on $build's (compat); ratio compat / against, > 1: $build's library ahead)"
+}
+# suite_table: libuv 1.44.2, 1.53.0, the drop-in and compat.
+suite_table() {
+  if [ "$markdown" = 1 ]; then
+    if [ "$have153" = 1 ]; then
+      echo "| benchmark | unit | libuv 1.44.2 | libuv 1.53.0 | drop-in | compat | drop-in/1.44 | drop-in/1.53 | compat/1.44 | compat/1.53 |"
+      echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    else
+      echo "| benchmark | unit | libuv 1.44.2 | drop-in | compat | drop-in/1.44 | compat/1.44 |"
+      echo "|---|---|---:|---:|---:|---:|---:|"
     fi
   else
-    if [ "$markdown" = 1 ]; then
-      echo "| $label | $unit | $a | $d | $c | $(ratio "$d" "$a") | $(ratio "$c" "$a") |"
+    if [ "$have153" = 1 ]; then
+      printf '%-20s %-12s %12s %12s %12s %12s %7s %7s %7s %7s\n' benchmark unit 1.44.2 1.53.0 drop-in compat d/1.44 d/1.53 c/1.44 c/1.53
     else
-      printf '%-20s %-12s %12s %12s %12s %7s %7s\n' "$label" "$unit" "$a" "$d" "$c" "$(ratio "$d" "$a")" "$(ratio "$c" "$a")"
+      printf '%-20s %-12s %12s %12s %12s %7s %7s\n' benchmark unit 1.44.2 drop-in compat d/1.44 c/1.44
     fi
   fi
-done
-echo
-echo "($rounds interleaved rounds, medians; libuv 1.44.2's test/benchmark-*.c; ratios phaseloop / libuv, > 1: phaseloop ahead$([ "$have153" = 1 ] || echo "; no libuv 1.53 column: $ref153 missing"))"
+  echo "$labels" | while read -r label unit; do
+    [ -n "$label" ] || continue
+    a=$(median uv144 "$label"); d=$(median dropin "$label"); c=$(median compat "$label")
+    if [ "$have153" = 1 ]; then
+      n=$(median uv153 "$label")
+      if [ "$markdown" = 1 ]; then
+        echo "| $label | $unit | $a | $n | $d | $c | $(ratio "$d" "$a") | $(ratio "$d" "$n") | $(ratio "$c" "$a") | $(ratio "$c" "$n") |"
+      else
+        printf '%-20s %-12s %12s %12s %12s %12s %7s %7s %7s %7s\n' "$label" "$unit" "$a" "$n" "$d" "$c" \
+          "$(ratio "$d" "$a")" "$(ratio "$d" "$n")" "$(ratio "$c" "$a")" "$(ratio "$c" "$n")"
+      fi
+    else
+      if [ "$markdown" = 1 ]; then
+        echo "| $label | $unit | $a | $d | $c | $(ratio "$d" "$a") | $(ratio "$c" "$a") |"
+      else
+        printf '%-20s %-12s %12s %12s %12s %7s %7s\n' "$label" "$unit" "$a" "$d" "$c" "$(ratio "$d" "$a")" "$(ratio "$c" "$a")"
+      fi
+    fi
+  done
+  echo
+  echo "($rounds interleaved rounds, medians; libuv 1.44.2's test/benchmark-*.c; ratios phaseloop / libuv, > 1: phaseloop ahead$([ "$have153" = 1 ] || echo "; no libuv 1.53 column: $ref153 missing"))"
+}
+if [ -n "$against" ]; then ab_table; else suite_table; fi
 
 # How far apart the rounds of each configuration were: (highest - lowest)
 # / median, in per cent. A ratio that differs from 1 by less than this
