@@ -404,7 +404,7 @@ if [ "$callgrind" = 1 ]; then
   done
   echo
   if [ -n "$against" ]; then
-    echo "(callgrind Ir, every process of one run summed, as above; against: the compat runner on $against's library; ratio against / compat, > 1: $build's library executes fewer)"
+    echo "(callgrind Ir, every process of one run summed -- the runner, the benchmark, its helpers; Ir per operation for the benchmarks that run for a fixed time; against: the compat runner on $against's library, compat: on $build's; ratio against / compat, > 1: $build's library executes fewer)"
   else
     echo "(callgrind Ir, every process of one run summed -- the runner, the benchmark, its helpers; for the benchmarks that run for a fixed time, Ir per operation they made under callgrind; ratios libuv / phaseloop, > 1: phaseloop executes fewer)"
   fi
