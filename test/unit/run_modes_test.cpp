@@ -449,6 +449,9 @@ TEST(poll_without_waiting, a_loop_that_spun_for_sends_still_sleeps_until_its_tim
 
   pl::timer timer(main_loop);
   std::uint64_t fired_after = 0;
+  // The loop's time is from its last iteration, before the join: a timer
+  // counts from it (as in libuv), so it must be now's.
+  main_loop.update_time();
   const std::uint64_t start = pl::loop::hrtime();
   timer.data = &fired_after;
   static std::uint64_t started;
