@@ -36,6 +36,9 @@ class async : public handle {
   bool take_pending_() noexcept;
   // Marks the handle closed and waits until no sender is inside send().
   void wait_for_senders_() noexcept;
+  // Adds the handle to the loop's stack of handles made pending (any
+  // thread; once per change from idle).
+  void post_(phaseloop::loop& l) noexcept;
   // While the loop has hooks, a send that makes the handle pending stamps
   // its time and thread in the handle's spare words (spare_[0], [1]); the
   // loop takes them (0: no stamp) before the callback, for send hooks.
@@ -44,7 +47,9 @@ class async : public handle {
 
   async_cb cb_;
   // 0: idle; 1: a sender is stamping and waking the loop (only while the
-  // loop has hooks); 2: pending; 3: closed (no send gets through).
+  // loop has hooks); 2: pending; 3: closed (no send gets through). A
+  // handle made pending is on one of the loop's lists of pending handles
+  // until the loop takes it back to 0 (or sweeps it once closed).
   std::atomic<int> pending_{0};
   // Senders inside send() past the cheap check. A sender that made the
   // handle pending still touches the loop afterwards (the wake-up); close
@@ -53,6 +58,15 @@ class async : public handle {
   // uv_async_t (after libuv's `pending`, compat's static_assert checks
   // that it fits).
   std::atomic<int> busy_{0};
+  // The next handle on the loop's stack of handles made pending (pushed
+  // by senders), then, once the loop took the stack, on one of its own
+  // lists of pending handles ordered by order_. (The rest of uv_async_t:
+  // its 128 bytes hold these two exactly.)
+  async* posted_next_ = nullptr;
+  // The handle's place in the loop's queue of async handles (asyncs_ is
+  // ordered by it): even, growing along the queue; bit 0 is set while the
+  // handle was initialised during the pass now running (which skips it).
+  std::uint64_t order_ = 0;
 
  public:
   /// The loop's list type for async handles (an implementation detail).

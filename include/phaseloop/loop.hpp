@@ -301,7 +301,7 @@ class loop {
   idle::list idles_;
   prepare::list prepares_;
   check::list checks_;
-  async::list asyncs_;               // in init order
+  async::list asyncs_;               // libuv's queue order (order_)
   watcher_list pending_;             // deferred I/O callbacks
   hook::list hooks_;
   hook* hook_next_ = nullptr;        // the next hook of the call in progress
@@ -316,19 +316,28 @@ class loop {
   // write by async sends and the signal handler).
   unsigned base_watchers_ = 0;
   std::atomic<bool> poll_hint_{true};
-  // Set by a send that made a handle pending. While the loop spins
-  // (`spinning_`), the send writes nothing to the eventfd: the spin sees
-  // the flag and the poll phase takes the handle with no system call on
-  // either side. A sender that finds the loop not spinning writes, as
-  // ever. (Each side stores its flag, then reads the other's, sequentially
-  // consistent: a send is seen by the spin or wakes the wait.)
-  std::atomic<bool> async_posted_{false};
+  // The stack of async handles made pending, pushed by their senders
+  // (async::post_); not empty tells the loop a send was made. While the
+  // loop spins (`spinning_`), the send writes nothing to the eventfd: the
+  // spin sees the stack and the poll phase takes the handle with no
+  // system call on either side. A sender that finds the loop not spinning
+  // writes, as ever. (Each side stores its own, then reads the other's,
+  // sequentially consistent: a send is seen by the spin or wakes the
+  // wait.)
+  std::atomic<async*> async_posted_{nullptr};
   std::atomic<bool> spinning_{false};
   // Before a wait on those two alone (and spin_part_'s descriptor), poll
   // spins a while for an event (PHASELOOP_SPIN_US, 50 by default) when
   // the last such wait ended by one that soon: a wake-up from another
   // thread then costs no sleep.
   bool spin_next_ = false;
+  // The async pass's flags (with its lists, below): a pass is running; one
+  // of its callbacks sent; a handle was initialised during it; a closed
+  // handle may still be on the lists.
+  bool async_pass_ = false;
+  bool async_self_sent_ = false;
+  bool async_born_ = false;
+  bool async_closed_ = false;
   bool spin_for_own_(std::uint64_t ns) noexcept;
   // Whether one of those would be readable now (a write, or a completion
   // in spin_part_'s queue), without a system call.
@@ -349,6 +358,25 @@ class loop {
   std::mutex wq_mutex_;                // guards wq_done_
   detail::pool_task::list wq_done_;    // finished pool requests, for the poll phase
   alignas(async) unsigned char wq_async_mem_[sizeof(async)];
+
+  // The async pass visits only the handles made pending, in queue order,
+  // as libuv's pass over every handle would call them (loop.cpp,
+  // async_io_). The loop's own lists of pending handles, linked through
+  // posted_next_ and ordered by order_: ready for the running (or next)
+  // pass, and, during a pass, held back for the next one.
+  async* async_ready_ = nullptr;
+  async* async_later_ = nullptr;
+  // During a pass: the order_ of the handle visited last, and the handle
+  // a handle initialised now goes after in the queue (nullptr: the front).
+  async* async_insert_after_ = nullptr;
+  std::uint64_t async_cursor_ = 0;
+  std::uint64_t async_next_order_ = 0;  // order_ of the last handle appended
+  void take_posted_asyncs_() noexcept;
+  void place_async_(async& a) noexcept;
+  void sweep_closed_asyncs_() noexcept;
+  void renumber_asyncs_() noexcept;
+  static async* merge_asyncs_(async* a, async* b) noexcept;
+  static async* sort_asyncs_(async* list) noexcept;
 
   // SIGCHLD watcher (internal, unreferenced), started by the first spawn.
   alignas(signal) unsigned char child_watcher_mem_[sizeof(signal)];

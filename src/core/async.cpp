@@ -20,6 +20,7 @@
 
 #include <atomic>
 
+#include "core/loop_impl.hpp"
 #include "phaseloop/loop.hpp"
 
 namespace phaseloop {
@@ -34,8 +35,18 @@ inline void cpu_relax() noexcept {
 }  // namespace
 
 async::async(phaseloop::loop& l, async_cb cb) noexcept : handle(l, handle_type::async), cb_(cb) {
-  l.asyncs_.push_back(*this);
+  l.place_async_(*this);
   start_();
+}
+
+// A Treiber stack: only the loop takes from it, and all of it at once.
+void async::post_(phaseloop::loop& l) noexcept {
+  async* head = l.async_posted_.load(std::memory_order_relaxed);
+  do posted_next_ = head;
+  while (!l.async_posted_.compare_exchange_weak(head, this, std::memory_order_seq_cst, std::memory_order_relaxed));
+  // A callback of the async pass sent: the pass takes the stack after it,
+  // so that a handle it has still to visit runs in it.
+  if (detail::async_pass_loop == &l) l.async_self_sent_ = true;
 }
 
 int async::send() noexcept {
@@ -48,15 +59,16 @@ int async::send() noexcept {
   int expected = 0;
   if (l->watched_.load(std::memory_order_relaxed)) [[unlikely]] {
     if (pending_.compare_exchange_strong(expected, 1, std::memory_order_seq_cst)) {
+      post_(*l);
       stamp_send_();
       l->wake_();
       pending_.store(2, std::memory_order_release);
     }
   } else if (pending_.compare_exchange_strong(expected, 2, std::memory_order_seq_cst)) {
-    // The exchange releases what the sender wrote before to the callback.
-    // A read-modify-write, not a store: the loop's read of the flag then
-    // synchronizes with every sender before this one too, not only the last.
-    l->async_posted_.exchange(true, std::memory_order_seq_cst);
+    // The push releases what the sender wrote before to the callback; the
+    // loop takes the stack with one read-modify-write, which synchronizes
+    // with every push before it.
+    post_(*l);
     if (!l->spinning_.load(std::memory_order_seq_cst)) l->wake_();
   }
   // Release: close, reading 0, sees everything this send did to the loop.
@@ -69,7 +81,7 @@ bool async::take_pending_() noexcept {
     // Read first and only then write: a failed read-modify-write would take
     // the cache line away from the sender we are waiting for.
     int state = pending_.load(std::memory_order_acquire);
-    if (state == 0) return false;
+    if (state == 0 || state == 3) return false;  // 3: closed
     if (state == 2) {
       if (pending_.compare_exchange_weak(state, 0, std::memory_order_acq_rel)) return true;
       continue;
@@ -109,11 +121,21 @@ void async::wait_for_senders_() noexcept {
     else
       sched_yield();
   }
+  // A watched sender that got in before the mark stored 2 over it.
+  pending_.store(3, std::memory_order_relaxed);
 }
 
 void async::close_() noexcept {
   wait_for_senders_();
-  list::unlink(*this);  // the live list, or an async pass's set-aside list
+  phaseloop::loop& l = *loop_;
+  // From here only the loop's own lists can hold the handle: the pass
+  // skips it there, and the closing phase drops it from them before its
+  // close callback (sweep_closed_asyncs_).
+  l.take_posted_asyncs_();
+  l.async_closed_ = true;
+  // A handle initialised later in this pass goes where this one was.
+  if (l.async_pass_ && l.async_insert_after_ == this) l.async_insert_after_ = l.asyncs_.prev(*this);
+  list::unlink(*this);
   stop_();
 }
 

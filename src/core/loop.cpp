@@ -141,6 +141,9 @@ int loop::close() noexcept {
   close_parts_();
   asyncs_.erase(wq_async_());
   handles_.erase(wq_async_());
+  // Only the pool's handle can be left on them.
+  async_ready_ = async_later_ = nullptr;
+  async_posted_.store(nullptr, std::memory_order_relaxed);
   child_watcher_().stop();
   handles_.erase(child_watcher_());
   poller_.close();
@@ -194,11 +197,9 @@ int loop::after_fork() noexcept {
   if (int r = poller_.watch(async_watcher_, wake_events_); r != 0) return r;
   // A send made before the fork woke the old eventfd only, or none if the
   // loop's thread was spinning (cleared above).
-  for (async* a = asyncs_.front(); a; a = asyncs_.next(*a))
-    if (a->pending_.load(std::memory_order_relaxed) != 0) {
-      wake_();
-      break;
-    }
+  if (async_posted_.load(std::memory_order_relaxed) != nullptr || async_ready_ != nullptr ||
+      async_later_ != nullptr)
+    wake_();
   if (int r = reopen_signal_pipe_(); r != 0) return r;
   return poller_.rearm();
 }
@@ -324,22 +325,173 @@ void loop::wake_() noexcept {
   }
 }
 
+// ---- the async pass ---------------------------------------------------------
+// libuv's pass visits every async handle once, in its queue's order
+// (init order, but for handles initialised during a pass: they go right
+// after the handle whose callback made them), and calls those it finds
+// pending: a send made before a handle's visit runs in the pass, one made
+// after it in the next. Handles initialised during the pass are not
+// visited, closed ones are dropped. Here senders push the handle they
+// make pending on a stack (async::post_), and the pass visits only
+// those, ordered by their place in the queue (order_), which gives the
+// same calls in the same order, without a look at the handles nobody
+// sent to (libuv's million_async: a million handles, a few thousand
+// pending at each pass). Sends from other threads during the pass are
+// taken by the next one (they could have come after any visit); sends
+// from the pass's own callbacks are taken after each callback
+// (test/diff/199_async_pass_sends_and_inits.c).
+
+namespace {
+constexpr std::uint64_t async_order_gap = std::uint64_t{1} << 16;
+}
+
+async* loop::merge_asyncs_(async* a, async* b) noexcept {
+  async* out = nullptr;
+  async** tail = &out;
+  while (a != nullptr && b != nullptr) {
+    async*& first = a->order_ < b->order_ ? a : b;
+    *tail = first;
+    tail = &first->posted_next_;
+    first = first->posted_next_;
+  }
+  *tail = a != nullptr ? a : b;
+  return out;
+}
+
+async* loop::sort_asyncs_(async* list) noexcept {
+  // Bottom-up merge sort: bins[i] holds a sorted run of 2^i handles.
+  async* bins[64] = {};
+  while (list != nullptr) {
+    async* run = list;
+    list = list->posted_next_;
+    run->posted_next_ = nullptr;
+    int i = 0;
+    for (; bins[i] != nullptr; i++) {
+      run = merge_asyncs_(bins[i], run);
+      bins[i] = nullptr;
+    }
+    bins[i] = run;
+  }
+  async* out = nullptr;
+  for (async* run : bins) out = merge_asyncs_(run, out);
+  return out;
+}
+
+void loop::take_posted_asyncs_() noexcept {
+  async* posted = async_posted_.exchange(nullptr, std::memory_order_acq_rel);
+  if (posted == nullptr) return;
+  posted = sort_asyncs_(posted);
+  if (!async_pass_) {
+    async_ready_ = merge_asyncs_(async_ready_, posted);
+    return;
+  }
+  // During a pass: what it has still to visit, and what waits for the
+  // next (visited already, or initialised during this pass).
+  async* now = nullptr;
+  async* later = nullptr;
+  async** now_tail = &now;
+  async** later_tail = &later;
+  while (posted != nullptr) {
+    async* a = posted;
+    posted = a->posted_next_;
+    async**& tail = (a->order_ & 1) != 0 || a->order_ <= async_cursor_ ? later_tail : now_tail;
+    *tail = a;
+    tail = &a->posted_next_;
+  }
+  *now_tail = *later_tail = nullptr;
+  async_ready_ = merge_asyncs_(async_ready_, now);
+  async_later_ = merge_asyncs_(async_later_, later);
+}
+
+void loop::place_async_(async& a) noexcept {
+  if (!async_pass_) {
+    async_next_order_ += async_order_gap;
+    a.order_ = async_next_order_;
+    asyncs_.push_back(a);
+    return;
+  }
+  // Initialised by a callback of the pass: after the handle visited last
+  // (and those initialised since), ahead of the handles still to visit,
+  // and skipped by this pass (bit 0, cleared when it ends).
+  async* after = async_insert_after_ != nullptr ? asyncs_.next(*async_insert_after_) : asyncs_.front();
+  if (after == nullptr) {
+    async_next_order_ += async_order_gap;
+    a.order_ = async_next_order_ | 1;
+  } else {
+    std::uint64_t lo = async_insert_after_ != nullptr ? async_insert_after_->order_ & ~std::uint64_t{1} : 0;
+    std::uint64_t hi = after->order_ & ~std::uint64_t{1};
+    if (hi - lo < 4) {
+      renumber_asyncs_();
+      lo = async_insert_after_ != nullptr ? async_insert_after_->order_ & ~std::uint64_t{1} : 0;
+      hi = after->order_ & ~std::uint64_t{1};
+    }
+    a.order_ = ((lo + (hi - lo) / 2) & ~std::uint64_t{1}) | 1;
+  }
+  asyncs_.insert_before(after, a);
+  async_insert_after_ = &a;
+  async_born_ = true;
+}
+
+// Spreads the queue's places out again (after 15 handles initialised
+// between the same two): every place changes, their order does not.
+void loop::renumber_asyncs_() noexcept {
+  sweep_closed_asyncs_();  // a closed handle keeps its old place
+  std::uint64_t order = 0;
+  std::uint64_t cursor = 0;
+  for (async* a = asyncs_.front(); a != nullptr; a = asyncs_.next(*a)) {
+    order += async_order_gap;
+    if ((a->order_ & ~std::uint64_t{1}) <= async_cursor_) cursor = order;
+    a->order_ = order | (a->order_ & 1);
+  }
+  async_cursor_ = cursor;
+  async_next_order_ = order;
+}
+
+// Drops closed handles from the loop's lists (before their close callbacks
+// run, after which their memory may be gone).
+void loop::sweep_closed_asyncs_() noexcept {
+  for (async** list : {&async_ready_, &async_later_}) {
+    async** p = list;
+    while (*p != nullptr) {
+      if ((*p)->pending_.load(std::memory_order_relaxed) == 3)
+        *p = (*p)->posted_next_;
+      else
+        p = &(*p)->posted_next_;
+    }
+  }
+  async_closed_ = false;
+}
+
 void loop::async_io_(loop& l, detail::io_watcher&, unsigned) {
-  // Visit every async handle in init order; each goes back to the live list
-  // before its callback, so closes and inits during the pass are safe. A
-  // send that lands after the flag is cleared sets it again.
-  l.async_posted_.exchange(false, std::memory_order_acq_rel);
-  async::list pass;
-  pass.splice_back(l.asyncs_);
-  while (async* a = pass.pop_front()) {
-    l.asyncs_.push_back(*a);
-    if (!a->take_pending_() || a->cb_ == nullptr) continue;
+  l.async_ready_ = merge_asyncs_(l.async_ready_, l.async_later_);
+  l.async_later_ = nullptr;
+  l.async_pass_ = true;
+  l.async_cursor_ = 0;
+  l.async_insert_after_ = nullptr;
+  l.take_posted_asyncs_();
+  loop* const outer = detail::async_pass_loop;
+  detail::async_pass_loop = &l;
+  while (async* a = l.async_ready_) {
+    l.async_ready_ = a->posted_next_;
+    l.async_cursor_ = a->order_;
+    if (!a->take_pending_() || a->cb_ == nullptr) continue;  // closed, or no callback
+    l.async_insert_after_ = a;
     if (a->flags_ & handle::internal_flag) {
       a->cb_(a);
     } else {
       if (l.hooked()) [[unlikely]] l.send_hook_(*a);
       l.poll_callback_(callback_kind::async, a, nullptr, [a] { a->cb_(a); });
     }
+    if (l.async_self_sent_) {
+      l.async_self_sent_ = false;
+      l.take_posted_asyncs_();
+    }
+  }
+  detail::async_pass_loop = outer;
+  l.async_pass_ = false;
+  if (l.async_born_) {
+    for (async* a = l.asyncs_.front(); a != nullptr; a = l.asyncs_.next(*a)) a->order_ &= ~std::uint64_t{1};
+    l.async_born_ = false;
   }
 }
 

@@ -329,7 +329,7 @@ void loop::poll_pass_(int timeout) {
       // A send seen by the spin wrote to no descriptor: its handle is
       // taken below, in this pass, and the poll only looks (without
       // waiting) at what else is ready -- not at all when nothing is.
-      posted = spun && async_posted_.load(std::memory_order_acquire);
+      posted = spun && async_posted_.load(std::memory_order_acquire) != nullptr;
       if (!posted || own_ready_()) {
         poll_hint_.store(false, std::memory_order_relaxed);
         const std::uint64_t before = window != 0 && !spun ? hrtime() : 0;
@@ -435,10 +435,10 @@ bool loop::own_ready_() const noexcept {
 bool loop::spin_for_own_(std::uint64_t ns) noexcept {
   spinning_.store(true, std::memory_order_seq_cst);
   const bool found =
-      detail::spin_until([this] { return own_ready_() || async_posted_.load(std::memory_order_relaxed); }, ns);
+      detail::spin_until([this] { return own_ready_() || async_posted_.load(std::memory_order_relaxed) != nullptr; }, ns);
   // From here a send writes to the eventfd; one made before is seen here.
   spinning_.store(false, std::memory_order_seq_cst);
-  return found || async_posted_.load(std::memory_order_seq_cst);
+  return found || async_posted_.load(std::memory_order_seq_cst) != nullptr;
 }
 
 void loop::jump_to_next_timer_() noexcept {
@@ -450,6 +450,8 @@ void loop::jump_to_next_timer_() noexcept {
 template <bool H>
 void loop::closing_pass_() {
   if constexpr (H) phase_hook_(true, phase::closing, false, 0);
+  // Closed async handles may still be on the lists of pending ones.
+  if (async_closed_) sweep_closed_asyncs_();
   handle* p = closing_;
   closing_ = nullptr;
   while (p) {

@@ -176,6 +176,106 @@ TEST(async, closing_a_later_pending_handle_from_a_callback_drops_it) {
   EXPECT_EQ(finish(l), 0);
 }
 
+// A handle initialised in a callback takes its place right after the
+// callback's handle, ahead of those the pass has still to visit, and is
+// not visited by that pass (as in libuv; test/diff/199). Forty of them
+// between the same two handles: the loop's places for them run out and
+// are spread out again, without changing the order.
+TEST(async, many_handles_initialised_in_one_callback_keep_their_place) {
+  pl::loop l;
+  event_log log;
+  struct ctx {
+    pl::loop* loop;
+    event_log* log;
+    std::vector<std::unique_ptr<pl::async>> born;
+    std::vector<astate> states;
+    pl::async* b;
+  } c{&l, &log, {}, {}, nullptr};
+  c.states.reserve(40);
+  pl::async a(l, [](pl::async* h) {
+    auto* x = static_cast<ctx*>(h->data);
+    x->log->add("a");
+    if (!x->born.empty()) return;
+    for (int i = 0; i < 40; i++) {
+      x->states.push_back(astate{0, x->log, "h" + std::to_string(i)});
+      x->born.push_back(std::make_unique<pl::async>(*x->loop, count_cb));
+      x->born.back()->data = &x->states.back();
+      EXPECT_EQ(x->born.back()->send(), 0);
+    }
+    EXPECT_EQ(x->b->send(), 0);
+  });
+  astate sb{0, &log, "b"};
+  pl::async b(l, count_cb);
+  b.data = &sb;
+  a.data = &c;
+  c.b = &b;
+  EXPECT_EQ(a.send(), 0);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  EXPECT_EQ(log.events, (strings{"a", "b"}));  // the new handles wait
+  log.events.clear();
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  strings want;
+  for (int i = 0; i < 40; i++) want.push_back("h" + std::to_string(i));
+  EXPECT_EQ(log.events, want);
+  // Every handle sent, last first: the queue's order.
+  log.events.clear();
+  EXPECT_EQ(b.send(), 0);
+  for (int i = 39; i >= 0; i--) EXPECT_EQ(c.born[static_cast<std::size_t>(i)]->send(), 0);
+  EXPECT_EQ(a.send(), 0);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  want.insert(want.begin(), "a");
+  want.push_back("b");
+  EXPECT_EQ(log.events, want);
+  for (auto& h : c.born) h->close(nullptr);
+  a.close(nullptr);
+  b.close(nullptr);
+  EXPECT_EQ(l.run(), 0);
+  EXPECT_EQ(l.close(), 0);
+}
+
+// A pending handle closed and freed in its close callback -- sent from
+// the loop's thread or from another, closed from outside a callback or
+// by an earlier callback of the same pass -- is never read again (the
+// loop's lists of pending handles drop it before its close callback;
+// AddressSanitizer would see a read of the freed handle).
+TEST(async, a_pending_handle_closed_and_freed_is_never_read) {
+  pl::loop l;
+  int calls = 0;
+  auto free_it = [](pl::handle* h) { delete static_cast<pl::async*>(h); };
+  auto count = [](pl::async* h) { ++*static_cast<int*>(h->data); };
+  pl::async keep(l, count);
+  keep.data = &calls;
+  for (int round = 0; round < 3; round++) {
+    auto* doomed = new pl::async(l, [](pl::async*) { ADD_FAILURE() << "callback of a closed async"; });
+    if (round == 0) {
+      EXPECT_EQ(doomed->send(), 0);  // from the loop's thread
+      EXPECT_EQ(doomed->close(free_it), 0);
+    } else if (round == 1) {
+      std::thread([doomed] { doomed->send(); }).join();  // from another
+      EXPECT_EQ(doomed->close(free_it), 0);
+    } else {
+      // Closed by a callback that runs first in the same pass.
+      auto* first = new pl::async(l, [](pl::async* h) {
+        EXPECT_EQ(static_cast<pl::async*>(h->data)->close([](pl::handle* d) { delete static_cast<pl::async*>(d); }), 0);
+        h->close([](pl::handle* d) { delete static_cast<pl::async*>(d); });
+      });
+      auto* later = new pl::async(l, [](pl::async*) { ADD_FAILURE() << "callback of a closed async"; });
+      first->data = later;
+      EXPECT_EQ(later->send(), 0);
+      EXPECT_EQ(first->send(), 0);
+      EXPECT_EQ(doomed->close(free_it), 0);
+    }
+    EXPECT_EQ(keep.send(), 0);
+    EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+    EXPECT_EQ(keep.send(), 0);
+    EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  }
+  EXPECT_EQ(calls, 6);
+  keep.close(nullptr);
+  EXPECT_EQ(l.run(), 0);
+  EXPECT_EQ(l.close(), 0);
+}
+
 TEST(async, null_callback_swallows_sends) {
   pl::loop l;
   pl::async a(l, nullptr);
