@@ -54,14 +54,13 @@ class async : public handle {
   // Senders inside send() past the cheap check. A sender that made the
   // handle pending still touches the loop afterwards (the wake-up); close
   // waits for the count to drop to 0, so neither the handle nor the loop
-  // can be freed under it. It sits in what would be padding of
-  // uv_async_t (after libuv's `pending`, compat's static_assert checks
-  // that it fits).
+  // can be freed under it. (busy_, posted_next_ and order_ use the
+  // bytes of uv_async_t this class leaves free; compat's static_assert
+  // checks that it still fits.)
   std::atomic<int> busy_{0};
   // The next handle on the loop's stack of handles made pending (pushed
   // by senders), then, once the loop took the stack, on one of its own
-  // lists of pending handles ordered by order_. (The rest of uv_async_t:
-  // its 128 bytes hold these two exactly.)
+  // lists of pending handles ordered by order_.
   async* posted_next_ = nullptr;
   // The handle's place in the loop's queue of async handles (asyncs_ is
   // ordered by it): even, growing along the queue; bit 0 is set while the

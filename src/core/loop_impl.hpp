@@ -17,6 +17,9 @@ namespace detail {
 // something just handed to another thread is caught.
 std::uint64_t spin_window_ns() noexcept;
 
+// The loop whose async pass this thread is running (async::post_).
+inline thread_local loop* async_pass_loop = nullptr;
+
 // Spins until done() or `ns` have passed; true if done(). Yields the CPU
 // every few microseconds, for the thread that is to make done() true
 // (there may be more runnable threads than CPUs) -- unless three yields
@@ -30,9 +33,6 @@ std::uint64_t spin_window_ns() noexcept;
 // finds nothing ends in a sleep, and a woken sleeper gets the CPU soon.
 // Among threads that do yield (several loops pinging each other on two
 // cores) slow yields come rarely three in a row.
-// The loop whose async pass this thread is running (async::post_).
-inline thread_local loop* async_pass_loop = nullptr;
-
 inline thread_local std::uint64_t no_yield_until = 0;  // hrtime()
 inline thread_local unsigned slow_yields = 0;           // in a row
 template <class Done>
