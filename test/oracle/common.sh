@@ -51,6 +51,55 @@ oracle_run() {
     > "$out" 2> "$err" < /dev/null
 }
 
+# oracle_run_real LABEL DIR OUT ERR PROGRAM [ARGS...]: oracle_run for the
+# real program (Node, Chromium). tools/test runs the suite in two build
+# trees, and the real program's answer to a scenario is the same for both:
+# with PHASELOOP_ORACLE_CACHE set, the answer (stdout, stderr, status) is
+# kept there under the SHA-256 of LABEL (which names the program and its
+# version) and the scenario's bytes, and a later call with the same key
+# gives it back without running anything; $oracle_cached says which
+# (1 kept, 0 run now). Timeouts and deaths by a signal are never kept.
+# A caller whose check fails on a kept answer asks the program again.
+oracle_run_real() {
+  local label=$1 dir=$2 out=$3 err=$4 entry rc
+  shift 4
+  oracle_cached=0
+  if [ -z "${PHASELOOP_ORACLE_CACHE:-}" ]; then
+    oracle_run "$dir" "$out" "$err" "$@"
+    return
+  fi
+  entry=$(oracle_entry "$label")
+  if [ -f "$entry/status" ]; then
+    cp "$entry/out" "$out" && cp "$entry/err" "$err" && oracle_cached=1 &&
+      return "$(cat "$entry/status")"
+  fi
+  oracle_run "$dir" "$out" "$err" "$@"
+  rc=$?
+  oracle_keep "$label" "$out" "$err" "$rc"
+  return "$rc"
+}
+
+# oracle_entry LABEL: the cache directory of $scenario's answer under LABEL.
+oracle_entry() {
+  local key
+  key=$({ printf '%s\n' "$1"; cat "$scenario"; } | sha256sum)
+  echo "$PHASELOOP_ORACLE_CACHE/${key%% *}"
+}
+
+# oracle_keep LABEL OUT ERR STATUS: keep (or replace) the answer to
+# $scenario under LABEL when PHASELOOP_ORACLE_CACHE is set, but for a
+# timeout or a death by a signal.
+oracle_keep() {
+  local entry new
+  [ -n "${PHASELOOP_ORACLE_CACHE:-}" ] && [ "$4" -ne 124 ] && [ "$4" -le 128 ] || return 0
+  entry=$(oracle_entry "$1")
+  mkdir -p "$PHASELOOP_ORACLE_CACHE" && new=$(mktemp -d "$PHASELOOP_ORACLE_CACHE/.new.XXXXXX") || return 0
+  # Complete before it has its name: another test reading the same key
+  # at the same time sees all of it or nothing.
+  { cp "$2" "$new/out" && cp "$3" "$new/err" && echo "$4" > "$new/status" &&
+    rm -rf "$entry" && mv -T "$new" "$entry"; } 2> /dev/null || rm -rf "$new"
+}
+
 # oracle_scratch PREFIX: makes the scratch directory $work, removed on exit
 # unless PHASELOOP_ORACLE_KEEP is set (then its path is printed).
 oracle_scratch() {

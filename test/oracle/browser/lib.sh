@@ -61,6 +61,21 @@ oracle_chromium_run() {
   oracle_run "$dir" "$out" "$err" node "$oracle_lib_dir/chromium.js" "$@"
 }
 
+# oracle_chromium_answer DIR OUT ERR SCENARIO: real Chromium's first answer,
+# kept for the next build tree when PHASELOOP_ORACLE_CACHE is set
+# (oracle_run_real; the key names chromium.js by its bytes).
+oracle_chromium_answer() {
+  local dir=$1 out=$2 err=$3
+  shift 3
+  oracle_run_real "$(oracle_chromium_label)" \
+    "$dir" "$out" "$err" node "$oracle_lib_dir/chromium.js" "$@"
+}
+
+# oracle_chromium_label: what names Chromium's answers in the cache.
+oracle_chromium_label() {
+  echo "$oracle_chromium chromium.js $(cksum < "$oracle_lib_dir/chromium.js")"
+}
+
 # oracle_chromium_version: "Chromium X.Y.Z.W" (empty when it cannot start).
 oracle_chromium_version() {
   env -u NODE_OPTIONS timeout -k 5 "$oracle_timeout" \

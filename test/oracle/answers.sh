@@ -1,0 +1,64 @@
+#!/bin/sh
+# The real program's answers kept for the next build tree
+# (PHASELOOP_ORACLE_CACHE, test/oracle/common.sh's oracle_run_real):
+#   - a second check of the same scenario does not run the real program;
+#   - a scenario changed by one byte is a new key and runs it;
+#   - a kept answer that phaseloop does not give (here: made wrong on
+#     purpose) is not trusted alone: the real program runs again and its
+#     fresh answer decides, so the check still passes;
+#   - a real run that times out is not kept.
+# "Real Node" here is a wrapper around the machine's node that counts its
+# runs and says it is v20.99.0 (the --mode=node oracle must be >= 20).
+#
+# Environment (from make check): PHASELOOP_BIN.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oracle-answers.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+real_node=$(command -v node) || fail "no node on PATH"
+cat > "$tmp/node" <<EOF
+#!/bin/sh
+if [ "\${1:-}" = --version ]; then echo v20.99.0; exit 0; fi
+echo run >> "$tmp/runs"
+if [ -n "\${ANSWERS_HANG:-}" ]; then exec sleep 30; fi
+exec "$real_node" "\$@"
+EOF
+chmod +x "$tmp/node"
+: > "$tmp/runs"
+runs() { wc -l < "$tmp/runs" | tr -d ' '; }
+
+printf '%s\n' '// oracle: node' "console.log('one');" \
+  "setTimeout(() => console.log('two'), 0);" > "$tmp/s.js"
+
+check() {  # check EXPECTED-RUNS WHAT: compare.sh passes, real runs counted
+  out=$(PHASELOOP_ORACLE_NODE=$tmp/node PHASELOOP_ORACLE_CACHE=$tmp/answers \
+        PHASELOOP_ORACLE_TIMEOUT=${ANSWERS_TIMEOUT:-20} \
+        sh "$here/node/compare.sh" "$tmp/s.js" 2>&1)
+  rc=$?
+  echo "$out" | sed 's/^/  /'
+  [ "$rc" -eq "${ANSWERS_RC:-0}" ] || fail "$2: compare.sh exited $rc"
+  [ "$(runs)" = "$1" ] || fail "$2: real Node ran $(runs) times in all, expected $1"
+}
+
+check 1 "first check"
+[ "$(ls "$tmp/answers" | wc -l)" = 1 ] || fail "first check kept $(ls "$tmp/answers" | wc -l) answers, expected 1"
+check 1 "second check of the same scenario"
+
+echo "console.log('three');" >> "$tmp/s.js"
+check 2 "the scenario changed"
+
+# Make every kept answer wrong: phaseloop gives the right one, so real Node
+# must be asked again.
+for a in "$tmp"/answers/*/; do echo wrong > "$a/out"; done
+check 3 "a kept answer phaseloop does not give"
+check 3 "the answer asked for again, kept in its place"
+
+# A real run that times out fails the check and leaves nothing behind.
+echo "console.log('four');" >> "$tmp/s.js"
+before=$(ls "$tmp/answers" | wc -l)
+ANSWERS_HANG=1 ANSWERS_TIMEOUT=1 ANSWERS_RC=1 check 4 "a real run that times out"
+[ "$(ls "$tmp/answers" | wc -l)" = "$before" ] || fail "a timed-out answer was kept"
+[ -z "$(ls -A "$tmp/answers" | grep '^\.new')" ] || fail "a half-written answer was left"
+echo "PASS: kept answers are reused, renewed and never trusted alone"
