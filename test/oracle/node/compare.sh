@@ -56,7 +56,8 @@ for mode in $modes; do
   dir="$work/$mode"
   mkdir -p "$dir/node" "$dir/phaseloop"
 
-  oracle_run_real "node $version $node_bin" \
+  label="node $version $node_bin"  # names its answers in the cache
+  oracle_run_real "$label" \
     "$dir/node" "$dir/node.out" "$dir/node.err" "$node_bin" "$scenario"
   node_rc=$?
   if [ "$node_rc" -eq 124 ] || [ "$node_rc" -gt 128 ]; then
@@ -75,7 +76,7 @@ for mode in $modes; do
      { ! cmp -s "$dir/node.out" "$dir/pl.out" || [ "$node_rc" -ne "$pl_rc" ]; }; then
     oracle_run "$dir/node" "$dir/node.out" "$dir/node.err" "$node_bin" "$scenario"
     node_rc=$?
-    oracle_keep "node $version $node_bin" "$dir/node.out" "$dir/node.err" "$node_rc"
+    oracle_keep "$label" "$dir/node.out" "$dir/node.err" "$node_rc"
   fi
 
   ok=1
