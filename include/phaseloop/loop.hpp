@@ -316,16 +316,24 @@ class loop {
   // write by async sends and the signal handler).
   unsigned base_watchers_ = 0;
   std::atomic<bool> poll_hint_{true};
+  // See async_posted_. runner_ holds the low half of pthread_self() of
+  // run()'s caller: a thread that shares it with the loop's merely writes.
+  std::atomic<bool> awake_{false};
+  std::atomic<std::uint32_t> runner_{0};
   // The stack of async handles made pending, pushed by their senders
   // (async::post_); not empty tells the loop a send was made. While the
-  // loop spins (`spinning_`), the send writes nothing to the eventfd: the
-  // spin sees the stack and the poll phase takes the handle with no
-  // system call on either side. A sender that finds the loop not spinning
-  // writes, as ever. (Each side stores its own, then reads the other's,
-  // sequentially consistent: a send is seen by the spin or wakes the
-  // wait.)
+  // loop is awake (`awake_`: from the end of a poll that watched only the
+  // loop's own descriptors to the start of the next wait or the end of
+  // run()), a send from another thread writes nothing to the eventfd: the
+  // next poll phase looks at the stack (and the lists a close moves it
+  // to) before it waits and takes the handle with no system call on
+  // either side. A sender that finds the loop about to sleep writes, as
+  // ever, and so does one on the loop's own thread (`runner_`, the
+  // thread in run()), so that the eventfd's place among the descriptors
+  // a poll reports is libuv's. (Each side stores its own, then reads the
+  // other's, sequentially consistent: a send is seen before the wait or
+  // wakes it.)
   std::atomic<async*> async_posted_{nullptr};
-  std::atomic<bool> spinning_{false};
   // Before a wait on those two alone (and spin_part_'s descriptor), poll
   // spins a while for an event (PHASELOOP_SPIN_US, 50 by default) when
   // the last such wait ended by one that soon: a wake-up from another
@@ -339,6 +347,7 @@ class loop {
   bool async_born_ = false;
   bool async_closed_ = false;
   bool spin_for_own_(std::uint64_t ns) noexcept;
+  void leave_awake_() noexcept;
   // Whether one of those would be readable now (a write, or a completion
   // in spin_part_'s queue), without a system call.
   bool own_ready_() const noexcept;

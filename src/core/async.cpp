@@ -14,6 +14,7 @@
 // (2) only once the stamp is written, and the loop waits for a sender in
 // that state rather than take the handle without its stamp.
 
+#include <pthread.h>
 #include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -69,7 +70,9 @@ int async::send() noexcept {
     // loop takes the stack with one read-modify-write, which synchronizes
     // with every push before it.
     post_(*l);
-    if (!l->spinning_.load(std::memory_order_seq_cst)) l->wake_();
+    if (!l->awake_.load(std::memory_order_seq_cst) ||
+        l->runner_.load(std::memory_order_relaxed) == static_cast<std::uint32_t>(pthread_self()))
+      l->wake_();
   }
   // Release: close, reading 0, sees everything this send did to the loop.
   busy_.fetch_sub(1, std::memory_order_release);

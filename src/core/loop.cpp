@@ -176,9 +176,9 @@ loop::~loop() {
 }
 
 int loop::after_fork() noexcept {
-  // The loop's thread may have been spinning at the fork; it is gone, and
+  // The loop's thread may have been awake at the fork; it is gone, and
   // sends must write again whatever fails below.
-  spinning_.store(false, std::memory_order_seq_cst);
+  awake_.store(false, std::memory_order_seq_cst);
   // The epoll instance first: the replacements below register with the
   // new one, and nothing may reach the parent's (unregistering an fd there
   // would stop the parent's loop from seeing it). Registration order is
@@ -196,7 +196,7 @@ int loop::after_fork() noexcept {
   async_watcher_.fd = fd;
   if (int r = poller_.watch(async_watcher_, wake_events_); r != 0) return r;
   // A send made before the fork woke the old eventfd only, or none if the
-  // loop's thread was spinning (cleared above).
+  // loop's thread was awake (cleared above).
   if (async_posted_.load(std::memory_order_relaxed) != nullptr || async_ready_ != nullptr ||
       async_later_ != nullptr)
     wake_();

@@ -4,6 +4,8 @@
 // pass compiled with or without hook calls, so an unhooked loop pays one
 // predictable branch per phase.
 
+#include <pthread.h>
+
 #include <climits>
 #include <cstdlib>
 
@@ -57,6 +59,15 @@ std::uint64_t detail::spin_window_ns() noexcept {
 }
 
 int loop::run(run_mode mode) {
+  runner_.store(static_cast<std::uint32_t>(pthread_self()), std::memory_order_relaxed);
+  // However run() ends (a callback may throw), a send made from here on
+  // writes to the eventfd.
+  struct leave {
+    loop& l;
+    ~leave() {
+      if (l.awake_.load(std::memory_order_relaxed)) l.leave_awake_();
+    }
+  } const leaving{*this};
   bool alive_now = alive();
   if (!alive_now) update_time();
 
@@ -294,6 +305,7 @@ void loop::poll_pass_(int timeout) {
   const int given = timeout;  // what the exit hook reports
   int remaining = timeout;
   int full_batches = 48;  // bound on back-to-back re-polls of a full buffer
+  bool looked = false;    // a spin's find was looked at without waiting
 
   // With the idle-time metric, libuv >= 1.45 first looks without waiting;
   // what that finds counts as events that were waiting.
@@ -306,8 +318,13 @@ void loop::poll_pass_(int timeout) {
     if (measure) wait_start_ns_.store(hrtime(), std::memory_order_relaxed);
     poll_wait_ = timeout;
     int n = 0;
-    bool posted = false;
     const bool own_only = poller_.count() == base_watchers_ + (spin_part_ != nullptr);
+    // Sends from other threads made while the loop was awake wrote to no
+    // descriptor: the stack tells of them, and so do the lists a close
+    // moves the stack to (async_ready_ between passes; async_later_,
+    // the handles a pass has visited already, during one).
+    bool posted = async_posted_.load(std::memory_order_acquire) != nullptr || async_ready_ != nullptr ||
+                  async_later_ != nullptr;
     if (timeout != 0) {
       // Waiting on the eventfd and the signal pipe alone (sends from
       // other threads, the pool, signals), and on the io_uring ring's
@@ -325,15 +342,32 @@ void loop::poll_pass_(int timeout) {
       if (timeout > 0 && static_cast<std::uint64_t>(timeout) * 1000000 < window)
         window = static_cast<std::uint64_t>(timeout) * 1000000;
       bool spun = false;
-      if (window != 0 && spin_next_) spun = spin_next_ = spin_for_own_(window);
-      // A send seen by the spin wrote to no descriptor: its handle is
-      // taken below, in this pass, and the poll only looks (without
-      // waiting) at what else is ready -- not at all when nothing is.
-      posted = spun && async_posted_.load(std::memory_order_acquire) != nullptr;
-      if (!posted || own_ready_()) {
+      // A send that came while the loop was awake counts as a wait ended
+      // at once by an event: the next wait spins first.
+      if (posted && window != 0) spin_next_ = true;
+      if (!posted && window != 0 && spin_next_) {
+        spun = spin_next_ = spin_for_own_(window);
+        posted = async_posted_.load(std::memory_order_acquire) != nullptr;
+      }
+      if (!posted) {
+        // About to sleep: from here a send writes to the eventfd, and one
+        // made before is seen here.
+        awake_.store(false, std::memory_order_seq_cst);
+        posted = async_posted_.load(std::memory_order_seq_cst) != nullptr;
+      }
+      // A send seen above wrote to no descriptor: its handle is taken
+      // below, in this pass, and the poll only looks (without waiting) at
+      // what else is ready -- not at all when only the loop's own
+      // descriptors are watched and nothing was written to them.
+      if (!posted || !own_only || own_ready_()) {
         poll_hint_.store(false, std::memory_order_relaxed);
         const std::uint64_t before = window != 0 && !spun ? hrtime() : 0;
-        n = poller_.wait(posted ? 0 : timeout, events, max_events, block_sigprof_);
+        // A spin that found a write and no send may have found the mark
+        // of a write whose event an earlier wait took: look without
+        // waiting (once), and spin again if there is nothing.
+        const bool look = spun && !posted && !looked;
+        looked |= look;
+        n = poller_.wait(posted || look ? 0 : timeout, events, max_events, block_sigprof_);
         if (before != 0) spin_next_ = n > 0 && hrtime() - before < window;
       }
     } else if (!own_only || own_ready_()) {
@@ -347,6 +381,10 @@ void loop::poll_pass_(int timeout) {
       poll_hint_.store(false, std::memory_order_relaxed);
       n = poller_.wait(0, events, max_events, block_sigprof_);
     }
+    // Awake until the next wait: only while nothing but the loop's own
+    // descriptors is watched, since a send then has nothing to come
+    // before or after in a poll's batch.
+    awake_.store(own_only, std::memory_order_relaxed);
     if (measure) {
       const std::uint64_t start = wait_start_ns_.exchange(0, std::memory_order_relaxed);
       idle_time_ns_.fetch_add(hrtime() - start, std::memory_order_relaxed);
@@ -433,12 +471,19 @@ bool loop::own_ready_() const noexcept {
 }
 
 bool loop::spin_for_own_(std::uint64_t ns) noexcept {
-  spinning_.store(true, std::memory_order_seq_cst);
-  const bool found =
-      detail::spin_until([this] { return own_ready_() || async_posted_.load(std::memory_order_relaxed) != nullptr; }, ns);
-  // From here a send writes to the eventfd; one made before is seen here.
-  spinning_.store(false, std::memory_order_seq_cst);
-  return found || async_posted_.load(std::memory_order_seq_cst) != nullptr;
+  // Sends write nothing while the loop spins; a spin that finds nothing
+  // is followed by the wait, which clears this first.
+  awake_.store(true, std::memory_order_seq_cst);
+  return detail::spin_until(
+      [this] { return own_ready_() || async_posted_.load(std::memory_order_relaxed) != nullptr; }, ns);
+}
+
+void loop::leave_awake_() noexcept {
+  // The caller of run() may wait on the backend descriptor next: a send
+  // that wrote nothing must make it readable.
+  awake_.store(false, std::memory_order_seq_cst);
+  if (async_posted_.load(std::memory_order_seq_cst) != nullptr || async_ready_ != nullptr || async_later_ != nullptr)
+    wake_();
 }
 
 void loop::jump_to_next_timer_() noexcept {

@@ -1,6 +1,7 @@
 // Async handles: coalescing, sends from other threads, the poll phase, init
 // order, close and unref.
 
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 
@@ -436,6 +437,167 @@ TEST(async, sends_while_the_loop_spins_write_nothing_and_none_is_lost) {
   EXPECT_LT(writes, rounds);
   dog.close(l);
   EXPECT_EQ(l.close(), 0);
+}
+
+// Sends after the loop's poll -- from a check callback, on another thread
+// (joined there) or on the loop's own -- while the loop watches only its
+// own descriptors: another thread's send writes nothing (the loop is
+// awake and looks at the stack before it next waits), the loop's own
+// writes as ever (the eventfd's place in a batch stays libuv's), and both
+// run in the next iteration's poll.
+struct awake_case {
+  pl::loop l;
+  pl::async a{l, [](pl::async* h) {
+                auto* s = static_cast<awake_case*>(h->data);
+                s->i.stop();
+                if (++s->calls == s->close_after) h->close(nullptr);
+              }};
+  pl::check c{l};
+  pl::idle i{l};
+  int calls = 0;
+  int close_after = 0;  // closes itself after this many calls (0: never)
+  long thread_writes = -1;
+  long own_writes = -1;
+  awake_case() {
+    a.data = this;
+    c.data = this;
+    // The first poll does not wait (nothing would wake it); the check
+    // callbacks and a's stop this, so that the next may.
+    i.start([](pl::idle*) {});
+  }
+  // Sends `h` from a new thread, joined; returns the thread's writes.
+  static long send_from_a_thread(pl::async& h) {
+    long w = -1;
+    std::thread t([&] {
+      const long before = writes_of_this_thread();
+      h.send();
+      w = before < 0 ? -1 : writes_of_this_thread() - before;
+    });
+    t.join();
+    return w;
+  }
+  void close_all() {
+    for (pl::handle* h : {static_cast<pl::handle*>(&a), static_cast<pl::handle*>(&c), static_cast<pl::handle*>(&i)})
+      if (!h->is_closing()) h->close(nullptr);
+  }
+};
+
+TEST(async, a_send_from_another_thread_while_the_loop_is_awake_writes_nothing) {
+  for (const bool own : {false, true}) {
+    awake_case k;
+    k.close_after = 1;
+    watchdog dog(k.l, k.a, 10000);
+    if (own) {
+      k.c.start([](pl::check* c) {
+        auto* s = static_cast<awake_case*>(c->data);
+        c->stop();
+        s->i.stop();
+        const long before = writes_of_this_thread();
+        s->a.send();
+        s->own_writes = writes_of_this_thread() - before;
+      });
+    } else {
+      k.c.start([](pl::check* c) {
+        auto* s = static_cast<awake_case*>(c->data);
+        c->stop();
+        s->i.stop();
+        s->thread_writes = awake_case::send_from_a_thread(s->a);
+      });
+    }
+    // The first poll watches only the loop's own descriptors; the check
+    // callback after it sends; the next poll runs the async callback,
+    // which closes the last active handle.
+    EXPECT_EQ(k.l.run(), 0) << own;
+    EXPECT_EQ(k.calls, 1) << own;
+    EXPECT_FALSE(dog.fired) << own;
+    if (!k.l.hooked()) {  // hooks stamp every send, which writes
+      if (own) {
+        EXPECT_EQ(k.own_writes, 1) << "the loop's own thread writes";
+      } else {
+        EXPECT_EQ(k.thread_writes, 0) << "another thread's send, the loop awake";
+      }
+    }
+    k.close_all();
+    dog.close(k.l);
+  }
+}
+
+TEST(async, a_run_that_returns_with_a_send_that_wrote_nothing_makes_the_backend_readable) {
+  // Whoever called run() may wait on the backend descriptor next.
+  awake_case k;
+  k.c.start([](pl::check* c) {
+    auto* s = static_cast<awake_case*>(c->data);
+    c->stop();
+    s->i.stop();
+    s->thread_writes = awake_case::send_from_a_thread(s->a);
+  });
+  EXPECT_EQ(k.l.run(pl::run_mode::nowait), 1);
+  EXPECT_EQ(k.calls, 0);
+  if (!k.l.hooked()) {
+    EXPECT_EQ(k.thread_writes, 0);
+  }
+  pollfd p{k.l.backend_fd(), POLLIN, 0};
+  EXPECT_EQ(::poll(&p, 1, 0), 1) << "the backend is readable";
+  EXPECT_EQ(k.l.run(pl::run_mode::nowait), 1);
+  EXPECT_EQ(k.calls, 1);
+  k.close_all();
+  EXPECT_EQ(k.l.run(), 0);
+}
+
+// A close takes the stack of sent handles onto the loop's own lists: one
+// sent by another thread while the loop was awake must still run, without
+// waiting for anything else. During a pass (the closed handle's own
+// callback closes it, after the other was visited) and between passes (a
+// check callback closes a third handle).
+TEST(async, a_send_that_wrote_nothing_runs_after_a_close_takes_the_stack) {
+  for (const bool in_pass : {true, false}) {
+    awake_case k;
+    pl::async b(k.l, [](pl::async* h) {
+      auto* s = static_cast<awake_case*>(h->data);
+      s->thread_writes = awake_case::send_from_a_thread(s->a);
+      h->close(nullptr);
+    });
+    pl::async other(k.l, nullptr);
+    b.data = &k;
+    other.data = &k;
+    watchdog dog(k.l, k.a, 5000, [&] {
+      if (!b.is_closing()) b.close(nullptr);
+      if (!other.is_closing()) other.close(nullptr);
+    });
+    if (in_pass) {
+      // One pass visits a, then b; b's callback sends a and closes itself.
+      std::thread([&] {
+        k.a.send();
+        b.send();
+      }).join();
+    } else {
+      k.c.data = &other;
+      k.c.start([](pl::check* c) {
+        auto* o = static_cast<pl::async*>(c->data);
+        auto* s = static_cast<awake_case*>(o->data);
+        c->stop();
+        s->i.stop();
+        s->thread_writes = awake_case::send_from_a_thread(s->a);
+        o->close(nullptr);
+      });
+    }
+    // In one run (a return from run() writes for the send): each handle
+    // closes when done.
+    k.close_after = in_pass ? 2 : 1;
+    (in_pass ? other : b).close(nullptr);
+    const std::uint64_t start = pl::loop::hrtime();
+    EXPECT_EQ(k.l.run(), 0) << in_pass;
+    EXPECT_EQ(k.calls, in_pass ? 2 : 1) << in_pass;
+    EXPECT_FALSE(dog.fired) << in_pass;
+    EXPECT_LT(pltest::ms_since(start), 4000.0) << in_pass;
+    if (!k.l.hooked()) {
+      EXPECT_EQ(k.thread_writes, 0) << in_pass;
+    }
+    if (!b.is_closing()) b.close(nullptr);
+    if (!other.is_closing()) other.close(nullptr);
+    k.close_all();
+    dog.close(k.l);
+  }
 }
 
 struct pummel {

@@ -320,12 +320,15 @@ TEST_F(fs_ring, more_requests_than_the_ring_holds) {
   l.run();
   EXPECT_EQ(c.done, 1500);
   EXPECT_EQ(c.failed, 0);
-  // Each completion counts as one event, as libuv counts them (plus, at
-  // most, a wake-up of the pool's async handle that found its queue
-  // already drained, which counts as one too, as in libuv).
+  // Each completion counts as one event, as libuv counts them. So does
+  // each wake-up of the pool's async handle that finds its queue drained
+  // already (the loop took a request before its worker's send landed),
+  // as in libuv; how many there are depends on how the workers and the
+  // loop interleave, one per request the pool ran at most, and fewer
+  // than 1,500 of them did. A completion counted twice would pass 3,000.
   const auto events = l.metrics_info().events - before;
   EXPECT_GE(events, 1500u);
-  EXPECT_LE(events, 1503u);
+  EXPECT_LT(events, 3000u);
   EXPECT_EQ(l.close(), 0);
 }
 
