@@ -7,6 +7,8 @@
 // needs start(). close() on the sending side lets the messages already
 // sent arrive; on the receiving side it drops them; a post to a closed
 // port is dropped. What cannot be cloned throws a DataCloneError.
+// The timers are 100 ms apart: with 5 ms, a loaded machine let Chromium
+// start late enough that two of them were due at once.
 const a = new MessageChannel();
 a.port2.postMessage('before start 1');
 a.port2.postMessage('before start 2');
@@ -19,13 +21,13 @@ setTimeout(() => {
   b.port1.start();
   b.port2.postMessage('b2');
   setTimeout(() => console.log('timer after b start'), 0);
-}, 5);
+}, 100);
 setTimeout(() => {
   console.log('timer: set a.onmessage');
   a.port1.onmessage = (e) => console.log('a onmessage', e.data);
   a.port2.postMessage('after start');
   setTimeout(() => console.log('timer after a start'), 0);
-}, 10);
+}, 200);
 // close with messages in flight
 setTimeout(() => {
   const c = new MessageChannel();
@@ -47,4 +49,4 @@ setTimeout(() => {
   try { a.port2.postMessage({ s: Symbol('q') }); } catch (e) { console.log(e.name, e.message); }
   try { a.port2.postMessage(); } catch (e) { console.log(e.name, e.message); }
   setTimeout(() => console.log('END'), 20);
-}, 20);
+}, 300);
