@@ -348,6 +348,13 @@ class loop {
   bool async_closed_ = false;
   bool spin_for_own_(std::uint64_t ns) noexcept;
   void leave_awake_() noexcept;
+  // Whether a handle made pending waits for an async pass: on the stack,
+  // or on the lists a close moves the stack to (async_ready_ between
+  // passes; async_later_, the handles a pass has visited already, during
+  // one). `o` orders the read of the stack.
+  bool asyncs_waiting_(std::memory_order o) const noexcept {
+    return async_posted_.load(o) != nullptr || async_ready_ != nullptr || async_later_ != nullptr;
+  }
   // Whether one of those would be readable now (a write, or a completion
   // in spin_part_'s queue), without a system call.
   bool own_ready_() const noexcept;

@@ -197,9 +197,7 @@ int loop::after_fork() noexcept {
   if (int r = poller_.watch(async_watcher_, wake_events_); r != 0) return r;
   // A send made before the fork woke the old eventfd only, or none if the
   // loop's thread was awake (cleared above).
-  if (async_posted_.load(std::memory_order_relaxed) != nullptr || async_ready_ != nullptr ||
-      async_later_ != nullptr)
-    wake_();
+  if (asyncs_waiting_(std::memory_order_relaxed)) wake_();
   if (int r = reopen_signal_pipe_(); r != 0) return r;
   return poller_.rearm();
 }

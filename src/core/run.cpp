@@ -320,11 +320,8 @@ void loop::poll_pass_(int timeout) {
     int n = 0;
     const bool own_only = poller_.count() == base_watchers_ + (spin_part_ != nullptr);
     // Sends from other threads made while the loop was awake wrote to no
-    // descriptor: the stack tells of them, and so do the lists a close
-    // moves the stack to (async_ready_ between passes; async_later_,
-    // the handles a pass has visited already, during one).
-    bool posted = async_posted_.load(std::memory_order_acquire) != nullptr || async_ready_ != nullptr ||
-                  async_later_ != nullptr;
+    // descriptor: the stack and the lists tell of them.
+    bool posted = asyncs_waiting_(std::memory_order_acquire);
     if (timeout != 0) {
       // Waiting on the eventfd and the signal pipe alone (sends from
       // other threads, the pool, signals), and on the io_uring ring's
@@ -482,8 +479,7 @@ void loop::leave_awake_() noexcept {
   // The caller of run() may wait on the backend descriptor next: a send
   // that wrote nothing must make it readable.
   awake_.store(false, std::memory_order_seq_cst);
-  if (async_posted_.load(std::memory_order_seq_cst) != nullptr || async_ready_ != nullptr || async_later_ != nullptr)
-    wake_();
+  if (asyncs_waiting_(std::memory_order_seq_cst)) wake_();
 }
 
 void loop::jump_to_next_timer_() noexcept {

@@ -456,6 +456,7 @@ struct awake_case {
   pl::idle i{l};
   int calls = 0;
   int close_after = 0;  // closes itself after this many calls (0: never)
+  bool own = false;     // the check callback sends on the loop's thread
   long thread_writes = -1;
   long own_writes = -1;
   awake_case() {
@@ -486,24 +487,20 @@ TEST(async, a_send_from_another_thread_while_the_loop_is_awake_writes_nothing) {
   for (const bool own : {false, true}) {
     awake_case k;
     k.close_after = 1;
+    k.own = own;
     watchdog dog(k.l, k.a, 10000);
-    if (own) {
-      k.c.start([](pl::check* c) {
-        auto* s = static_cast<awake_case*>(c->data);
-        c->stop();
-        s->i.stop();
+    k.c.start([](pl::check* c) {
+      auto* s = static_cast<awake_case*>(c->data);
+      c->stop();
+      s->i.stop();
+      if (s->own) {
         const long before = writes_of_this_thread();
         s->a.send();
         s->own_writes = writes_of_this_thread() - before;
-      });
-    } else {
-      k.c.start([](pl::check* c) {
-        auto* s = static_cast<awake_case*>(c->data);
-        c->stop();
-        s->i.stop();
+      } else {
         s->thread_writes = awake_case::send_from_a_thread(s->a);
-      });
-    }
+      }
+    });
     // The first poll watches only the loop's own descriptors; the check
     // callback after it sends; the next poll runs the async callback,
     // which closes the last active handle.

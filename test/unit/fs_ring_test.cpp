@@ -325,7 +325,7 @@ TEST_F(fs_ring, more_requests_than_the_ring_holds) {
   // already (the loop took a request before its worker's send landed),
   // as in libuv; how many there are depends on how the workers and the
   // loop interleave, one per request the pool ran at most, and fewer
-  // than 1,500 of them did. A completion counted twice would pass 3,000.
+  // than 1,500 of them did. Completions counted twice would reach 3,000.
   const auto events = l.metrics_info().events - before;
   EXPECT_GE(events, 1500u);
   EXPECT_LT(events, 3000u);
