@@ -341,23 +341,41 @@ class loop {
   bool spin_next_ = false;
   // The async pass's flags (with its lists, below): a pass is running; one
   // of its callbacks sent; a handle was initialised during it; a closed
-  // handle may still be on the lists.
+  // handle may still be on the lists; the last pass had a handle to
+  // visit, or a wake-up owed (below).
   bool async_pass_ = false;
   bool async_self_sent_ = false;
   bool async_born_ = false;
   bool async_closed_ = false;
+  bool async_found_ = false;
+  // A wake-up libuv's next poll would have, for a send no pass is left to
+  // call: one made by a callback of the pass (libuv writes after its pass
+  // read the eventfd), one to a handle closed before any pass saw it, and,
+  // as libuv 1.53 never reads the eventfd, any send made on the loop's
+  // thread. Each round of the poll phase (a wait or a look) takes what
+  // was owed before it into async_owed_now_, for its pass; what is owed
+  // during the round waits for the next. Set on the loop's thread only
+  // (atomic for the odd sender whose thread id shares runner_'s low half).
+  std::atomic<bool> async_owed_{false};
+  bool async_owed_now_ = false;
+  void owe_wake_() noexcept { async_owed_.store(true, std::memory_order_relaxed); }
   bool spin_for_own_(std::uint64_t ns) noexcept;
   void leave_awake_() noexcept;
   // Whether a handle made pending waits for an async pass: on the stack,
   // or on the lists a close moves the stack to (async_ready_ between
   // passes; async_later_, the handles a pass has visited already, during
-  // one). `o` orders the read of the stack.
+  // one), or was closed there (async_owed_). `o` orders the read of the
+  // stack.
   bool asyncs_waiting_(std::memory_order o) const noexcept {
-    return async_posted_.load(o) != nullptr || async_ready_ != nullptr || async_later_ != nullptr;
+    return async_posted_.load(o) != nullptr || async_ready_ != nullptr || async_later_ != nullptr ||
+           async_owed_.load(std::memory_order_relaxed);
   }
   // Whether one of those would be readable now (a write, or a completion
   // in spin_part_'s queue), without a system call.
   bool own_ready_() const noexcept;
+  // Whether the calling thread is the one in run() (by runner_).
+  bool on_runner_() const noexcept;  // src/core/loop_impl.hpp
+  void send_write_(bool own) noexcept;
   // State the I/O subsystems keep per loop, made on first use (inotify,
   // resolver, accept's spare fd, running children): src/core/internal.hpp.
   detail::loop_part* parts_ = nullptr;
@@ -389,7 +407,7 @@ class loop {
   std::uint64_t async_next_order_ = 0;  // order_ of the last handle appended
   void take_posted_asyncs_() noexcept;
   void place_async_(async& a) noexcept;
-  void sweep_closed_asyncs_() noexcept;
+  bool sweep_closed_asyncs_() noexcept;
   void renumber_asyncs_() noexcept;
   static async* merge_asyncs_(async* a, async* b) noexcept;
   static async* sort_asyncs_(async* list) noexcept;

@@ -105,7 +105,10 @@ enum class profile : int {
   /// libuv 1.53: the reading bit (0x1000) is no longer kept in a stream's
   /// flags (a stream reads while it has a read callback, which end of file
   /// and read errors clear); an error or hang-up reported alone no longer
-  /// wakes a watcher's read and write callbacks as if ready.
+  /// wakes a watcher's read and write callbacks as if ready. The eventfd
+  /// of async sends is never read: a send on the loop's thread after a
+  /// poll's wait wakes the next poll even when a pass called its handle
+  /// in between (before, that pass read the write).
   libuv_1_53 = 7,
   newest = libuv_1_53,
 };

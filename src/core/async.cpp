@@ -1,7 +1,8 @@
 // Async handles. A send moves the handle from idle (0) to pending (2) and
 // wakes the loop; the loop takes pending handles back to 0 and calls them.
 // Taking a handle does not wait for its sender's wake-up to be written:
-// that write then only wakes the loop once more, for nothing. But a
+// that write may then wake a later wait, which the poll phase does not
+// count as an event (loop::async_io_, async_found_). But a
 // sender touches the loop after the state change, so a callback may close
 // the handle, and the program free the loop, while the sender is still
 // on its way out: every sender past the cheap check counts itself in
@@ -62,7 +63,7 @@ int async::send() noexcept {
     if (pending_.compare_exchange_strong(expected, 1, std::memory_order_seq_cst)) {
       post_(*l);
       stamp_send_();
-      l->wake_();
+      l->send_write_(false);
       pending_.store(2, std::memory_order_release);
     }
   } else if (pending_.compare_exchange_strong(expected, 2, std::memory_order_seq_cst)) {
@@ -70,9 +71,10 @@ int async::send() noexcept {
     // loop takes the stack with one read-modify-write, which synchronizes
     // with every push before it.
     post_(*l);
-    if (!l->awake_.load(std::memory_order_seq_cst) ||
-        l->runner_.load(std::memory_order_relaxed) == static_cast<std::uint32_t>(pthread_self()))
-      l->wake_();
+    if (!l->awake_.load(std::memory_order_seq_cst))
+      l->send_write_(false);
+    else if (l->on_runner_())
+      l->send_write_(true);
   }
   // Release: close, reading 0, sees everything this send did to the loop.
   busy_.fetch_sub(1, std::memory_order_release);

@@ -323,6 +323,15 @@ void loop::wake_() noexcept {
   }
 }
 
+// A send's write. On the loop's thread (`own`, or found so here), libuv
+// 1.53's next poll wakes for it whatever a pass does before: 1.53 never
+// reads the eventfd, so every write after a poll's wait is the next one's
+// event. Before 1.53 the pass reads it, and the send it calls with it.
+void loop::send_write_(bool own) noexcept {
+  if (profile_ >= profile::libuv_1_53 && (own || on_runner_())) owe_wake_();
+  wake_();
+}
+
 // ---- the async pass ---------------------------------------------------------
 // libuv's pass visits every async handle once, in its queue's order
 // (init order, but for handles initialised during a pass: they go right
@@ -446,18 +455,22 @@ void loop::renumber_asyncs_() noexcept {
 }
 
 // Drops closed handles from the loop's lists (before their close callbacks
-// run, after which their memory may be gone).
-void loop::sweep_closed_asyncs_() noexcept {
+// run, after which their memory may be gone); true if there was one.
+bool loop::sweep_closed_asyncs_() noexcept {
+  bool dropped = false;
   for (async** list : {&async_ready_, &async_later_}) {
     async** p = list;
     while (*p != nullptr) {
-      if ((*p)->pending_.load(std::memory_order_relaxed) == 3)
+      if ((*p)->pending_.load(std::memory_order_relaxed) == 3) {
         *p = (*p)->posted_next_;
-      else
+        dropped = true;
+      } else {
         p = &(*p)->posted_next_;
+      }
     }
   }
   async_closed_ = false;
+  return dropped;
 }
 
 void loop::async_io_(loop& l, detail::io_watcher&, unsigned) {
@@ -467,6 +480,13 @@ void loop::async_io_(loop& l, detail::io_watcher&, unsigned) {
   l.async_cursor_ = 0;
   l.async_insert_after_ = nullptr;
   l.take_posted_asyncs_();
+  // A wake-up with nothing to visit and none owed is the late write of a
+  // send an earlier pass took (a sender that found the loop about to sleep
+  // just as the loop found its send), or of a send on the loop's thread
+  // that a pass took before the write's event came: libuv < 1.53 reads
+  // such a write at its pass. The poll does not count it as an event.
+  l.async_found_ = l.async_ready_ != nullptr || l.async_owed_now_;
+  l.async_owed_now_ = false;
   loop* const outer = detail::async_pass_loop;
   detail::async_pass_loop = &l;
   while (async* a = l.async_ready_) {
@@ -481,7 +501,10 @@ void loop::async_io_(loop& l, detail::io_watcher&, unsigned) {
       l.poll_callback_(callback_kind::async, a, nullptr, [a] { a->cb_(a); });
     }
     if (l.async_self_sent_) {
+      // libuv's send writes after its pass read the eventfd, which wakes
+      // its next poll even when this pass calls the handle.
       l.async_self_sent_ = false;
+      l.owe_wake_();
       l.take_posted_asyncs_();
     }
   }

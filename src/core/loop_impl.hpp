@@ -2,11 +2,16 @@
 // Private to the library: template members of loop that several source
 // files instantiate (callback wrappers with and without hooks).
 
+#include <pthread.h>
 #include <sched.h>
 
 #include "phaseloop/loop.hpp"
 
 namespace phaseloop {
+
+inline bool loop::on_runner_() const noexcept {
+  return runner_.load(std::memory_order_relaxed) == static_cast<std::uint32_t>(pthread_self());
+}
 
 namespace detail {
 

@@ -319,9 +319,14 @@ void loop::poll_pass_(int timeout) {
     poll_wait_ = timeout;
     int n = 0;
     const bool own_only = poller_.count() == base_watchers_ + (spin_part_ != nullptr);
+    // A wake-up owed before this round is this round's (loop::async_owed_).
+    if (async_owed_.load(std::memory_order_relaxed)) {
+      async_owed_.store(false, std::memory_order_relaxed);
+      async_owed_now_ = true;
+    }
     // Sends from other threads made while the loop was awake wrote to no
     // descriptor: the stack and the lists tell of them.
-    bool posted = asyncs_waiting_(std::memory_order_acquire);
+    bool posted = asyncs_waiting_(std::memory_order_acquire) || async_owed_now_;
     if (timeout != 0) {
       // Waiting on the eventfd and the signal pipe alone (sends from
       // other threads, the pool, signals), and on the io_uring ring's
@@ -428,8 +433,14 @@ void loop::poll_pass_(int timeout) {
                              detail::io_read_hangup | detail::io_priority);
         if (ev == 0) continue;
         // Signals are dispatched after every other callback of the batch.
-        if (w == &signal_watcher_) have_signals = true;
-        else dispatch_io_<H>(*w, ev);
+        if (w == &signal_watcher_) {
+          have_signals = true;
+        } else {
+          dispatch_io_<H>(*w, ev);
+          // A write whose send a pass took already woke this wait for
+          // nothing (loop::async_io_): libuv has no such wake-up.
+          if (w == &async_watcher_ && !async_found_) continue;
+        }
         delivered++;
       }
       poller_.end_batch();
@@ -492,7 +503,9 @@ template <bool H>
 void loop::closing_pass_() {
   if constexpr (H) phase_hook_(true, phase::closing, false, 0);
   // Closed async handles may still be on the lists of pending ones.
-  if (async_closed_) sweep_closed_asyncs_();
+  // A pending handle closed before any pass saw it: its send woke libuv's
+  // poll, so it ends the next poll here as well.
+  if (async_closed_ && sweep_closed_asyncs_()) owe_wake_();
   handle* p = closing_;
   closing_ = nullptr;
   while (p) {
