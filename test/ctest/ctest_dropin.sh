@@ -59,11 +59,15 @@ fi
 
 # One report line per line of ctest's output, keyed by the test it belongs
 # to so that sorting groups each test's lines (in their order); "Start"
-# lines, run counters and times are dropped.
+# lines, run counters, times and empty lines are dropped. (ctest prints an
+# empty line before its summary: keyed to whichever test finished last, it
+# made the reports differ when a slow machine finished the tests in
+# another order.)
 normalize() {
   awk '
     BEGIN { cur = "~0-head" }
     /^ *Start +[0-9]+: / { next }
+    /^$/ { next }
     { l = $0 }
     /^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / {
       sub(/^ *[0-9]+\/[0-9]+ +/, "", l)

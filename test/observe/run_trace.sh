@@ -32,12 +32,18 @@ fs.stat(__filename, () => {
 });
 JS
 cat > "$tmp/browser.js" <<'JS'
+// Each step asks for the next, so that the order is the same when the
+// traced run is slower (a frame due before the timeout ran once came first).
 setTimeout(() => {
   console.log('timeout');
-  Promise.resolve().then(() => console.log('microtask'));
+  Promise.resolve().then(() => {
+    console.log('microtask');
+    requestAnimationFrame(() => {
+      console.log('frame');
+      requestIdleCallback(() => { console.log('idle'); console.log('END'); });
+    });
+  });
 }, 0);
-requestAnimationFrame(() => console.log('frame'));
-requestIdleCallback(() => { console.log('idle'); console.log('END'); });
 JS
 
 # mode SCRIPT KINDS JS: the run with the option prints what it prints

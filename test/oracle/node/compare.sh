@@ -8,7 +8,9 @@
 #   $PHASELOOP_BIN run --mode=MODE SCENARIO.js
 # run in a fresh scratch directory (the cwd, so relative paths land there),
 # each under a timeout; their stdout must be byte-identical and their exit
-# status equal. stderr is not compared; it is shown when a check fails.
+# status equal (when real Node's first answer differs, it is asked twice
+# more and both of those must be phaseloop's). stderr is not compared; it
+# is shown when a check fails.
 #
 # Environment:
 #   PHASELOOP_BIN             phaseloop binary (default <repo>/build/phaseloop)
@@ -70,13 +72,38 @@ for mode in $modes; do
   oracle_run "$dir/phaseloop" "$dir/pl.out" "$dir/pl.err" \
     "$phaseloop" run --mode="$mode" "$scenario"
   pl_rc=$?
-  # An answer kept from the other build tree that phaseloop does not give
-  # is not trusted alone: real Node is asked again and that answer counts.
-  if [ "$oracle_cached" = 1 ] &&
-     { ! cmp -s "$dir/node.out" "$dir/pl.out" || [ "$node_rc" -ne "$pl_rc" ]; }; then
-    oracle_run "$dir/node" "$dir/node.out" "$dir/node.err" "$node_bin" "$scenario"
-    node_rc=$?
-    oracle_keep "$label" "$dir/node.out" "$dir/node.err" "$node_rc"
+  # An answer phaseloop does not give, fresh or kept from the other build
+  # tree, is asked for twice more (as browser/compare.sh asks Chromium):
+  # timing scenarios classify what they measure, and a loaded machine can
+  # push one run of real Node over the line. If both later answers are
+  # phaseloop's, they are real Node's answer. A phaseloop that is wrong
+  # still fails: real Node would have to lose the same race twice in a
+  # row to agree with it. A kept answer then gives way to the fresh one.
+  if ! cmp -s "$dir/node.out" "$dir/pl.out" || [ "$node_rc" -ne "$pl_rc" ]; then
+    agree=0
+    for again in 2 3; do
+      mkdir -p "$dir/node.$again"
+      oracle_run "$dir/node.$again" "$dir/node.$again.out" "$dir/node.$again.err" "$node_bin" "$scenario"
+      again_rc=$?
+      [ "$again" = 2 ] && second_rc=$again_rc
+      cmp -s "$dir/node.$again.out" "$dir/pl.out" && [ "$again_rc" -eq "$pl_rc" ] && agree=$((agree + 1))
+    done
+    if [ "$agree" -ne 2 ] && [ "$oracle_cached" = 1 ]; then
+      cp "$dir/node.2.out" "$dir/node.out"
+      cp "$dir/node.2.err" "$dir/node.err"
+      node_rc=$second_rc
+      oracle_keep "$label" "$dir/node.out" "$dir/node.err" "$node_rc"
+    elif [ "$agree" -eq 2 ]; then
+      if [ "$oracle_cached" = 1 ]; then first="kept answer"; else first="first run"; fi
+      echo "note $name [$mode]: real Node's $first differed, its next two runs matched phaseloop (a race a loaded machine loses):"
+      diff -u --label "node-$version/$name.js stdout, $first" \
+        --label "node-$version/$name.js stdout, runs 2 and 3" \
+        "$dir/node.out" "$dir/pl.out"
+      cp "$dir/node.2.out" "$dir/node.out"
+      cp "$dir/node.2.err" "$dir/node.err"
+      node_rc=$pl_rc
+      oracle_keep "$label" "$dir/node.out" "$dir/node.err" "$node_rc"
+    fi
   fi
 
   ok=1
