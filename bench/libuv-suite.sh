@@ -373,7 +373,7 @@ if [ "$callgrind" = 1 ]; then
   fi
   if [ "$markdown" = 1 ]; then
     echo "| benchmark | Ir per | $(echo $configs | sed 's/ / | /g') | $cg_ratios |"
-    echo "|---|---|$(echo $configs $cg_ratios | sed 's/|//g; s/[^ ]*/---:/g; s/  */|/g')|"
+    echo "|---|---|$(echo $configs ${cg_ratios//|/} | sed 's/[^ ][^ ]*/---:/g; s/ /|/g')|"
   fi
   for name in $names; do
     say "callgrind: $name"
