@@ -7,6 +7,9 @@
 #     purpose) is not trusted alone: the real program runs twice more,
 #     both fresh answers are phaseloop's, so the check still passes and
 #     the fresh answer is kept in its place;
+#   - a kept answer phaseloop does not give, which the real program gives
+#     again (here: it prints the same wrong answer on purpose), fails the
+#     check and is forgotten, so the next check asks anew;
 #   - a real run that times out is not kept.
 # "Real Node" here is a wrapper around the machine's node that counts its
 # runs and says it is v20.99.0 (the --mode=node oracle must be >= 20).
@@ -24,6 +27,7 @@ cat > "$tmp/node" <<EOF
 if [ "\${1:-}" = --version ]; then echo v20.99.0; exit 0; fi
 echo run >> "$tmp/runs"
 if [ -n "\${ANSWERS_HANG:-}" ]; then exec sleep 30; fi
+if [ -n "\${ANSWERS_WRONG:-}" ]; then echo wrong; exit 0; fi
 exec "$real_node" "\$@"
 EOF
 chmod +x "$tmp/node"
@@ -56,10 +60,18 @@ for a in "$tmp"/answers/*/; do echo wrong > "$a/out"; done
 check 4 "a kept answer phaseloop does not give"
 check 4 "the answer asked for again, kept in its place"
 
+# A kept answer real Node gives again (wrong here, on purpose, in the kept
+# answer and in both further runs): the check fails and the answer is
+# forgotten, so the next check runs real Node once more and passes.
+for a in "$tmp"/answers/*/; do echo wrong > "$a/out"; done
+ANSWERS_WRONG=1 ANSWERS_RC=1 check 6 "a kept answer real Node gives again"
+check 7 "the check after a forgotten answer"
+check 7 "that answer, kept"
+
 # A real run that times out fails the check and leaves nothing behind.
 echo "console.log('four');" >> "$tmp/s.js"
 before=$(ls "$tmp/answers" | wc -l)
-ANSWERS_HANG=1 ANSWERS_TIMEOUT=1 ANSWERS_RC=1 check 5 "a real run that times out"
+ANSWERS_HANG=1 ANSWERS_TIMEOUT=1 ANSWERS_RC=1 check 8 "a real run that times out"
 [ "$(ls "$tmp/answers" | wc -l)" = "$before" ] || fail "a timed-out answer was kept"
 [ -z "$(ls -A "$tmp/answers" | grep '^\.new')" ] || fail "a half-written answer was left"
-echo "PASS: kept answers are reused, renewed and never trusted alone"
+echo "PASS: kept answers are reused, renewed, forgotten when wrong and never trusted alone"

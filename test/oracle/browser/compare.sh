@@ -77,32 +77,21 @@ pl_rc=$?
 # A loaded machine can starve Chromium's compositor so that a rendering
 # opportunity comes a task later than on an idle one (check-stable.sh -j 4 -l
 # shows it for the frame-versus-0 ms-timer scenarios, about 1 run in 60).
-# So when Chromium's first answer differs, it is asked twice more, and its
-# answer is the one it gave at least twice of three; phaseloop must give
-# that answer. A phaseloop that is wrong still fails: Chromium would have
-# to lose the same race twice in a row to agree with it.
+# So when Chromium's answer differs, it is asked twice more, and phaseloop
+# must give both later answers (common.sh's oracle_ask_twice_more).
+chromium_again() {
+  oracle_chromium_run "$work/chromium" "$work/chromium.$1.out" \
+    "$work/chromium.$1.err" "$scenario"
+}
 ok=1
-if ! cmp -s "$work/chromium.out" "$work/pl.out"; then
-  agree=0
-  for again in 2 3; do
-    oracle_chromium_run "$work/chromium" "$work/chromium.$again.out" \
-      "$work/chromium.$again.err" "$scenario" &&
-      cmp -s "$work/chromium.$again.out" "$work/pl.out" && agree=$((agree + 1))
-  done
-  if [ "$agree" -eq 2 ]; then
-    # Chromium's answer is the two later runs': keep that one instead.
-    oracle_keep "$(oracle_chromium_label)" "$work/chromium.2.out" "$work/chromium.2.err" 0
-    echo "note $name: Chromium's first run differed, its next two matched phaseloop (a race a loaded machine loses):"
-    diff -u --label "chromium/$name.js stdout, run 1" \
-      --label "chromium/$name.js stdout, runs 2 and 3" \
-      "$work/chromium.out" "$work/pl.out"
-  else
-    ok=0
-    echo "FAIL $name: stdout differs from real Chromium ($agree of 2 further Chromium runs matched phaseloop)"
-    diff -u --label "chromium/$name.js stdout" \
-      --label "phaseloop --mode=browser $name.js stdout" \
-      "$work/chromium.out" "$work/pl.out"
-  fi
+if ! cmp -s "$work/chromium.out" "$work/pl.out" &&
+   ! oracle_ask_twice_more "Chromium" "$name" "$(oracle_chromium_label)" \
+       "$work/chromium.out" 0 "$work/pl.out" 0 chromium_again; then
+  ok=0
+  echo "FAIL $name: stdout differs from real Chromium (one or both of two further Chromium runs did not match phaseloop either)"
+  diff -u --label "chromium/$name.js stdout" \
+    --label "phaseloop --mode=browser $name.js stdout" \
+    "$work/chromium.out" "$work/pl.out"
 fi
 if [ "$pl_rc" -ne 0 ]; then
   ok=0

@@ -42,6 +42,12 @@ oracle_phaseloop
 
 oracle_scratch phaseloop-oracle
 
+# node_again N: real Node once more, into node.N.out and node.N.err.
+node_again() {
+  mkdir -p "$dir/node.$1"
+  oracle_run "$dir/node.$1" "$dir/node.$1.out" "$dir/node.$1.err" "$node_bin" "$scenario"
+}
+
 status=0
 checked=
 for mode in $modes; do
@@ -73,37 +79,11 @@ for mode in $modes; do
     "$phaseloop" run --mode="$mode" "$scenario"
   pl_rc=$?
   # An answer phaseloop does not give, fresh or kept from the other build
-  # tree, is asked for twice more (as browser/compare.sh asks Chromium):
-  # timing scenarios classify what they measure, and a loaded machine can
-  # push one run of real Node over the line. If both later answers are
-  # phaseloop's, they are real Node's answer. A phaseloop that is wrong
-  # still fails: real Node would have to lose the same race twice in a
-  # row to agree with it. A kept answer then gives way to the fresh one.
+  # tree, is asked for twice more (common.sh).
   if ! cmp -s "$dir/node.out" "$dir/pl.out" || [ "$node_rc" -ne "$pl_rc" ]; then
-    agree=0
-    for again in 2 3; do
-      mkdir -p "$dir/node.$again"
-      oracle_run "$dir/node.$again" "$dir/node.$again.out" "$dir/node.$again.err" "$node_bin" "$scenario"
-      again_rc=$?
-      [ "$again" = 2 ] && second_rc=$again_rc
-      cmp -s "$dir/node.$again.out" "$dir/pl.out" && [ "$again_rc" -eq "$pl_rc" ] && agree=$((agree + 1))
-    done
-    if [ "$agree" -ne 2 ] && [ "$oracle_cached" = 1 ]; then
-      cp "$dir/node.2.out" "$dir/node.out"
-      cp "$dir/node.2.err" "$dir/node.err"
-      node_rc=$second_rc
-      oracle_keep "$label" "$dir/node.out" "$dir/node.err" "$node_rc"
-    elif [ "$agree" -eq 2 ]; then
-      if [ "$oracle_cached" = 1 ]; then first="kept answer"; else first="first run"; fi
-      echo "note $name [$mode]: real Node's $first differed, its next two runs matched phaseloop (a race a loaded machine loses):"
-      diff -u --label "node-$version/$name.js stdout, $first" \
-        --label "node-$version/$name.js stdout, runs 2 and 3" \
-        "$dir/node.out" "$dir/pl.out"
-      cp "$dir/node.2.out" "$dir/node.out"
-      cp "$dir/node.2.err" "$dir/node.err"
-      node_rc=$pl_rc
-      oracle_keep "$label" "$dir/node.out" "$dir/node.err" "$node_rc"
-    fi
+    oracle_ask_twice_more "real Node $version" "$name [$mode]" "$label" \
+      "$dir/node.out" "$node_rc" "$dir/pl.out" "$pl_rc" node_again
+    node_rc=$oracle_status
   fi
 
   ok=1
