@@ -12,8 +12,15 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${BENCH_BUILD:-$here/build}
-command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is not installed" >&2; exit 1; }
 [ $# -gt 0 ] || set -- loop_count timers
+known=$(bash "$here/run.sh" --help | sed -n 's/^bench names: //p')
+for b in "$@"; do
+  case " $known " in
+    *" $b "*) ;;
+    *) echo "callgrind.sh: unknown benchmark '$b' (bench/run.sh builds: $known)" >&2; exit 2 ;;
+  esac
+done
+command -v valgrind >/dev/null || { echo "callgrind.sh: valgrind is not installed" >&2; exit 1; }
 arg_for() {
   case $1 in
     loop_count) echo 200000 ;;

@@ -13,17 +13,19 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 pl=${1:?usage: engine-promises.sh PATH/TO/phaseloop [-r N] [--markdown]}
 shift
 rounds=3
 markdown=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    -r) rounds=$2; shift 2 ;;
+    -r) bench_need -r $#; rounds=$2; shift 2 ;;
     --markdown) markdown=1; shift ;;
     *) echo "engine-promises.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
+bench_positive -r "$rounds"
 node=${NODE:-node}
 jsshell=${JS:-$(command -v js102 || true)}
 js=$here/node/promise_chain.js
@@ -41,7 +43,6 @@ for ((i = 0; i < rounds; i++)); do
   "$pl" run --mode=node11 "$js" | rate >>"$out/pl-node11"
 done
 
-. "$(dirname "$0")/lib.sh"
 median() { median_of < "$1"; }
 row() {  # label file
   [ -s "$out/$2" ] || return 0

@@ -49,7 +49,7 @@ build=""
 tests=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    -r) rounds=${2:?-r needs a number}; shift 2 ;;
+    -r) bench_need -r $#; rounds=$2; shift 2 ;;
     --markdown) markdown=1; shift ;;
     -h | --help) echo "$usage"; echo "tests: $all_tests"; exit 0 ;;
     -*) echo "fs-io.sh: unknown option $1" >&2; echo "$usage" >&2; exit 2 ;;
@@ -57,7 +57,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$build" ] || { echo "$usage" >&2; exit 2; }
-case $rounds in '' | *[!0-9]* | 0) echo "fs-io.sh: -r needs a positive number, not '$rounds'" >&2; exit 2 ;; esac
+bench_positive -r "$rounds"
 build=$(cd "$build" && pwd)
 tests=${tests:-$all_tests}
 say() { echo "fs-io: $*" >&2; }

@@ -45,6 +45,7 @@ usage: bench/http-wrk.sh BUILDDIR [options]
 EOF
 }
 
+. "$(cd "$(dirname "$0")" && pwd)/lib.sh"
 [ $# -ge 1 ] || { usage >&2; exit 2; }
 case "$1" in
   -h|--help) usage; exit 0 ;;
@@ -61,18 +62,17 @@ duration=5
 markdown=0
 pick=median
 
-need_arg() { [ "$2" -ge 2 ] || { echo "http-wrk.sh: $1 needs a value" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
   case "$1" in
-    -r|--repeat) need_arg "$1" $#; repeat=$2; shift 2 ;;
+    -r|--repeat) bench_need "$1" $#; repeat=$2; shift 2 ;;
     --repeat=*) repeat=${1#*=}; shift ;;
     -r[0-9]*) repeat=${1#-r}; shift ;;
-    -c|--connections) need_arg "$1" $#; conns=$2; shift 2 ;;
+    -c|--connections) bench_need "$1" $#; conns=$2; shift 2 ;;
     --connections=*) conns=${1#*=}; shift ;;
-    -d|--duration) need_arg "$1" $#; duration=$2; shift 2 ;;
-    -l|--loops) need_arg "$1" $#; loops=$2; shift 2 ;;
+    -d|--duration) bench_need "$1" $#; duration=$2; shift 2 ;;
+    -l|--loops) bench_need "$1" $#; loops=$2; shift 2 ;;
     --loops=*) loops=${1#*=}; shift ;;
-    -t|--threads) need_arg "$1" $#; wrk_threads=$2; shift 2 ;;
+    -t|--threads) bench_need "$1" $#; wrk_threads=$2; shift 2 ;;
     --threads=*) wrk_threads=${1#*=}; shift ;;
     --duration=*) duration=${1#*=}; shift ;;
     --markdown) markdown=1; shift ;;
@@ -83,19 +83,18 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-positive() { case "$1" in ''|*[!0-9]*|0) return 1 ;; esac; }
-positive "$repeat" || { echo "http-wrk.sh: --repeat needs a positive integer" >&2; exit 2; }
-positive "$duration" || { echo "http-wrk.sh: --duration needs a positive integer" >&2; exit 2; }
-positive "$wrk_threads" || { echo "http-wrk.sh: --threads needs a positive integer" >&2; exit 2; }
+bench_positive --repeat "$repeat"
+bench_positive --duration "$duration"
+bench_positive --threads "$wrk_threads"
 IFS=, read -r -a loop_list <<<"$loops"
 [ ${#loop_list[@]} -gt 0 ] || { echo "http-wrk.sh: no loop counts" >&2; exit 2; }
 for l in "${loop_list[@]}"; do
-  positive "$l" || { echo "http-wrk.sh: bad loop count '$l'" >&2; exit 2; }
+  bench_positive "each count of --loops" "$l"
 done
 IFS=, read -r -a conn_list <<<"$conns"
 [ ${#conn_list[@]} -gt 0 ] || { echo "http-wrk.sh: no connection counts" >&2; exit 2; }
 for c in "${conn_list[@]}"; do
-  positive "$c" || { echo "http-wrk.sh: bad connection count '$c'" >&2; exit 2; }
+  bench_positive "each count of --connections" "$c"
 done
 
 command -v wrk >/dev/null 2>&1 ||

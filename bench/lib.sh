@@ -1,5 +1,23 @@
-# bench/lib.sh -- what the bench scripts' tables share (sourced by
-# libuv-suite.sh, fs-io.sh, node-layer.sh and engine-promises.sh).
+# bench/lib.sh -- what the bench scripts share: their checks of round
+# counts and option values, and their tables' arithmetic (sourced by the
+# scripts that take rounds; test/bench/args.sh lists them).
+
+bench_name=${0##*/}
+
+# bench_need OPTION ARGC: OPTION, seen with ARGC arguments left (itself
+# included), has a value after it; if not, says so and exits 2 (a bare
+# `shift 2` would fail and leave the option-parsing loop spinning).
+bench_need() {
+  [ "$2" -ge 2 ] || { echo "$bench_name: $1 needs a value" >&2; exit 2; }
+}
+
+# bench_positive WHAT VALUE: exits 2 with a message unless VALUE is a
+# positive integer.
+bench_positive() {
+  case $2 in
+    '' | *[!0-9]* | 0) echo "$bench_name: $1 must be a positive integer, not '$2'" >&2; exit 2 ;;
+  esac
+}
 
 # median_of: the median of the numbers on standard input (one per line;
 # the lower middle one of an even count), nothing for none.

@@ -98,11 +98,11 @@ against=""
 names=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    -r) rounds=${2:?-r needs a number}; shift 2 ;;
+    -r) bench_need -r $#; rounds=$2; shift 2 ;;
     --markdown) markdown=1; shift ;;
     --callgrind) callgrind=1; shift ;;
     --perf) perf=1; shift ;;
-    --against) against=${2:?--against needs a build tree}; shift 2 ;;
+    --against) bench_need --against $#; against=$2; shift 2 ;;
     --list) echo $default_names; exit 0 ;;
     --list-countable) echo $callgrind_names $callgrind_timed; exit 0 ;;
     --list-network) echo $network_names; exit 0 ;;
@@ -117,7 +117,7 @@ if [ "$perf" = 1 ] && ! command -v perf > /dev/null; then
   echo "libuv-suite.sh: --perf needs perf (Debian: linux-perf)" >&2
   exit 2
 fi
-case $rounds in '' | *[!0-9]* | 0) echo "libuv-suite.sh: -r needs a positive number, not '$rounds'" >&2; exit 2 ;; esac
+bench_positive -r "$rounds"
 build=$(cd "$build" && pwd)
 if [ -n "$against" ]; then
   [ -d "$against" ] || { echo "libuv-suite.sh: --against $against: no such directory" >&2; exit 2; }

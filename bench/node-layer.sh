@@ -11,18 +11,20 @@
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 cxx=${1:?usage: node-layer.sh PATH/TO/node_layer [-r N] [--markdown]}
 shift
 rounds=5
 markdown=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    -r) rounds=$2; shift 2 ;;
+    -r) bench_need -r $#; rounds=$2; shift 2 ;;
     -r[0-9]*) rounds=${1#-r}; shift ;;
     --markdown) markdown=1; shift ;;
     *) echo "node-layer.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
+bench_positive -r "$rounds"
 node=${NODE:-node}
 js=$here/node/node_layer.js
 run_js=""
@@ -36,7 +38,6 @@ for ((i = 0; i < rounds; i++)); do
   if [ -n "$run_js" ]; then "$run_js" run --mode=node "$js" >>"$out/js"; fi
 done
 
-. "$(dirname "$0")/lib.sh"
 median() {  # median value of RESULT lines named $2 in file $1
   awk -v n="$2" '$1 == "RESULT" && $2 == n { print $3 }' "$1" | median_of
 }

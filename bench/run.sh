@@ -40,6 +40,7 @@ EOF
 }
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 repeat=3
 pick=median
 markdown=0
@@ -49,9 +50,7 @@ selected=()
 
 while [ $# -gt 0 ]; do
   case "$1" in
-    -r|--repeat)
-      [ $# -ge 2 ] || { usage >&2; exit 2; }
-      repeat=$2; shift 2 ;;
+    -r|--repeat) bench_need "$1" $#; repeat=$2; shift 2 ;;
     --repeat=*) repeat=${1#*=}; shift ;;
     -r[0-9]*) repeat=${1#-r}; shift ;;
     --best) pick=best; shift ;;
@@ -64,9 +63,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-case "$repeat" in
-  ''|*[!0-9]*|0) echo "run.sh: --repeat needs a positive integer" >&2; exit 2 ;;
-esac
+bench_positive --repeat "$repeat"
 
 all_benches=(loop_count many_handles timers async queue_work ping_pongs pump pound getaddrinfo)
 if [ ${#selected[@]} -eq 0 ]; then

@@ -16,18 +16,21 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
+. "$here/lib.sh"
 [ $# -ge 1 ] || { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 build=$(cd "$1" && pwd) || exit 2
 shift
 rounds=5 duration=5 size=
 while [ $# -gt 0 ]; do
   case $1 in
-    -r) rounds=$2; shift 2 ;;
-    -d) duration=$2; shift 2 ;;
+    -r) bench_need -r $#; rounds=$2; shift 2 ;;
+    -d) bench_need -d $#; duration=$2; shift 2 ;;
     --quick) rounds=1 duration=1 size=2000; shift ;;
     *) echo "trace-cost.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+bench_positive -r "$rounds"
+bench_positive -d "$duration"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/trace-cost.XXXXXX") || exit 1
 server=
 trap '[ -z "$server" ] || kill -KILL "$server" 2> /dev/null; rm -rf "$tmp"' EXIT

@@ -13,8 +13,12 @@
 # below 1, phaseloop takes less).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-dropin=$(cd "$1" && pwd -P)
+. "$here/../lib.sh"
+bench_name=footprint
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: bench/footprint/run.sh DROPIN_DIR [ROUNDS]" >&2; exit 2; }
 rounds=${2:-9}
+bench_positive ROUNDS "$rounds"
+dropin=$(cd "$1" && pwd -P)
 [ -e "$dropin/libuv.so.1" ] || { echo "footprint: no libuv.so.1 in $dropin" >&2; exit 2; }
 real=$(pkg-config --variable=libdir libuv)/libuv.so.1
 real=$(readlink -f "$real")

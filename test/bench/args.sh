@@ -1,0 +1,55 @@
+#!/bin/sh
+# Every bench/*.sh refuses bad arguments before it builds or runs anything:
+# exit 2 within seconds, with a message that names the script and what is
+# wrong (bench/lib.sh's bench_need and bench_positive for round counts).
+#   - the scripts with rounds: -r without a value, and -r with a count that
+#     is not a positive integer;
+#   - callgrind.sh: a benchmark bench/run.sh does not build;
+#   - targets.sh: a table it cannot read;
+#   - footprint/run.sh: a round count that is not a positive integer.
+# A new bench script must be put in one of these lists.
+set -u
+top=${srcdir:-.}
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+
+with_rounds="run.sh http-wrk.sh trace-cost.sh engine-promises.sh node-layer.sh fs-io.sh libuv-suite.sh"
+others="callgrind.sh targets.sh lib.sh"
+
+# expect NAME PATTERN ARGS...: bench/NAME ARGS exits 2 and says PATTERN
+# after its name (footprint/run.sh calls itself footprint).
+expect() {
+  name=$1 pattern=$2
+  shift 2
+  out=$(timeout 20 bash "$top/bench/$name" "$@" 2>&1 > /dev/null)
+  rc=$?
+  if [ "$rc" -ne 2 ]; then
+    fail "$name $*: exit $rc, expected 2 ($out)"
+  elif ! printf '%s\n' "$out" | grep -q "^${name%/run.sh}: $pattern"; then
+    fail "$name $*: message '$out', expected '${name%/run.sh}: $pattern'"
+  else
+    echo "PASS: $name $*: $out"
+  fi
+}
+
+for name in $with_rounds; do
+  # The first argument is a build tree (or, for engine-promises.sh and
+  # node-layer.sh, a binary): any existing path serves, as the options are
+  # checked first. run.sh takes none.
+  case $name in run.sh) first= ;; *) first=/ ;; esac
+  expect "$name" "-r needs a value" $first -r
+  for bad in abc 0 -1 2x; do
+    expect "$name" ".*-r.* must be a positive integer, not '$bad'" $first -r "$bad"
+  done
+done
+expect callgrind.sh "unknown benchmark 'nope'" timers nope
+expect targets.sh "cannot read /nonexistent" /nonexistent /dev/null /dev/null
+expect footprint/run.sh "ROUNDS must be a positive integer, not 'abc'" / abc
+
+for script in "$top"/bench/*.sh; do
+  case " $with_rounds $others " in
+    *" ${script##*/} "*) ;;
+    *) fail "${script##*/} is in neither list of test/bench/args.sh" ;;
+  esac
+done
+exit $status
