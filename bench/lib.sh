@@ -5,8 +5,10 @@
 bench_name=${0##*/}
 
 # bench_need OPTION ARGC: OPTION, seen with ARGC arguments left (itself
-# included), has a value after it; if not, says so and exits 2 (a bare
-# `shift 2` would fail and leave the option-parsing loop spinning).
+# included), has a value after it; if not, says so and exits 2 (without
+# it, a script under `set -u` stops on a bare "$2: unbound variable", and
+# one without sees the option again, as `shift 2` fails and shifts
+# nothing).
 bench_need() {
   [ "$2" -ge 2 ] || { echo "$bench_name: $1 needs a value" >&2; exit 2; }
 }

@@ -132,6 +132,8 @@ oracle_ask_twice_more() {
   elif [ "$oracle_cached" != 1 ]; then
     return 1
   fi
+  # OUT takes the second, fresh answer: kept if runs 2 and 3 agreed with
+  # phaseloop, else the kept first answer is forgotten.
   cp "$base.2.out" "$out" && cp "$base.2.err" "$base.err"
   oracle_status=$second_rc
   if [ "$agree" -eq 2 ]; then
