@@ -5,7 +5,6 @@ const collect = () => {
   for (let i = 0; i < 2000; i++) ({ a: [i] });
   if (typeof gc === 'function') gc();
 };
-const start = Date.now();
 setTimeout(() => { collect(); console.log('timeout'); }, 1);
 const iv = setInterval(() => { collect(); console.log('interval'); clearInterval(iv); collect(); }, 1);
 setImmediate(() => {
@@ -27,4 +26,7 @@ setTimeout(() => {
 const u = setTimeout(() => console.log('unref never'), 1000);
 u.unref();
 collect();
+// The wait starts after the timers are set: a pause between a start
+// taken before them and the setTimeout calls would use it up.
+const start = Date.now();
 while (Date.now() - start < 5) {}
