@@ -9,9 +9,11 @@ function spin(ms) {
   const end = Date.now() + ms;
   while (Date.now() < end);
 }
-// An interval of 100 ms and a callback of `cb` ms: counted from the start
-// the gap is about max(100, cb), from the end about 100 + cb. Each probe
-// reports what most of its three gaps show.
+// An interval of 300 ms and a callback of `cb` ms: counted from the start
+// the gap is about max(300, cb), from the end about 300 + cb. The line
+// between them is 100 ms or more from either (a loaded machine that held
+// the process for 50 ms twice made a 100 ms interval's answer flip). Each
+// probe reports what most of its three gaps show.
 function probe(name, unref, cb, done) {
   const starts = [];
   const t = setInterval(() => {
@@ -19,18 +21,18 @@ function probe(name, unref, cb, done) {
     spin(cb);
     if (starts.length === 4) {
       clearInterval(t);
-      const fromStart = Math.max(100, cb);
-      const fromEnd = 100 + cb;
+      const fromStart = Math.max(300, cb);
+      const fromEnd = 300 + cb;
       const ends = starts.slice(1).filter((s, i) => s - starts[i] >= (fromStart + fromEnd) / 2).length;
       console.log(name + ':', ends >= 2 ? 'from the end' : 'from the start');
       done();
     }
-  }, 100);
+  }, 300);
   if (unref) t.unref();
 }
 const keepAlive = setTimeout(() => {}, 60000);
-const probes = [['unref, long callback', true, 200], ['ref, long callback', false, 200],
-  ['unref, short callback', true, 60], ['ref, short callback', false, 60]];
+const probes = [['unref, long callback', true, 500], ['ref, long callback', false, 500],
+  ['unref, short callback', true, 200], ['ref, short callback', false, 200]];
 (function next() {
   const p = probes.shift();
   if (!p) return clearTimeout(keepAlive);
