@@ -23,8 +23,11 @@
 
 set -u
 
+# What it builds and runs (callgrind.sh reads the list from --help).
+all_benches=(loop_count many_handles timers async queue_work ping_pongs pump pound getaddrinfo)
+
 usage() {
-  cat <<'EOF'
+  cat <<EOF
 usage: bench/run.sh [options] [bench ...]
 
   -r, --repeat N   run each libuv/phaseloop pair N times (default 3)
@@ -34,7 +37,7 @@ usage: bench/run.sh [options] [bench ...]
       --load       keep every core busy with a spinning process while measuring
   -h, --help       this text
 
-bench names: loop_count many_handles timers async queue_work ping_pongs pump pound getaddrinfo
+bench names: ${all_benches[*]}
 (default: all)
 EOF
 }
@@ -65,7 +68,6 @@ done
 
 bench_positive --repeat "$repeat"
 
-all_benches=(loop_count many_handles timers async queue_work ping_pongs pump pound getaddrinfo)
 if [ ${#selected[@]} -eq 0 ]; then
   selected=("${all_benches[@]}")
 fi
