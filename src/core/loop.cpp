@@ -15,6 +15,7 @@
 #include <cstdio>
 
 #include "core/internal.hpp"
+#include "core/fatal.hpp"
 
 namespace phaseloop {
 
@@ -306,20 +307,33 @@ int loop::block_signal(int signum) noexcept {
 // no read. The counter only grows; once it is full (after 2^64 - 2
 // wake-ups) a write fails with EAGAIN, and the writer empties it and
 // writes again, so that the write is a change epoll sees.
+//
+// A wake-up is never lost: a loop asleep in epoll_wait with no timeout
+// would sleep on with a finished request or a send undelivered. Any other
+// failure (the kernel's only real one is EBADF, a bug; a fault injector
+// makes up others) is tried again, and one that persists ends the
+// process with the call and errno named (docs/design.md, "When a system
+// call fails").
 void loop::wake_() noexcept {
   const std::uint64_t one = 1;
+  int failures = 0;
   for (;;) {
     ssize_t r = ::write(async_watcher_.fd, &one, sizeof one);
     if (r == sizeof one) {
       poll_hint_.store(true, std::memory_order_release);
       return;
     }
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0 && errno == EAGAIN) {
+    const int err = r < 0 ? errno : EIO;
+    if (err == EINTR) continue;
+    if (++failures == detail::transient_tries) detail::fatal("write", err, "the loop's wake-up (eventfd) cannot be sent");
+    if (err == EAGAIN) {  // a full counter: empty it, and the next write is a change
       std::uint64_t count;
-      if (::read(async_watcher_.fd, &count, sizeof count) > 0 || errno == EAGAIN || errno == EINTR) continue;
+      ssize_t got;
+      do got = ::read(async_watcher_.fd, &count, sizeof count);
+      while (got < 0 && errno == EINTR);
+    } else {
+      sched_yield();
     }
-    return;
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/internal.hpp"
 #include "core/loop_impl.hpp"
+#include "core/fatal.hpp"
 #include "phaseloop/stream.hpp"
 #include "phaseloop/udp.hpp"
 
@@ -286,6 +287,10 @@ void loop::poll_pass_(int timeout) {
         static_cast<loop*>(self)->dispatch_io_<H>(w, detail::io_error);
       },
       this);
+  // A watch the kernel refused for want of memory is tried again by the
+  // next flush: until then its fd is not watched, so the wait may not be
+  // long (docs/design.md, "When a system call fails").
+  if (poller_.retrying() && (timeout < 0 || timeout > 1)) [[unlikely]] timeout = 1;
   if (detail::loop_part* p = before_poll_) {
     before_poll_ = nullptr;
     p->before_poll();
@@ -306,6 +311,7 @@ void loop::poll_pass_(int timeout) {
   int remaining = timeout;
   int full_batches = 48;  // bound on back-to-back re-polls of a full buffer
   bool looked = false;    // a spin's find was looked at without waiting
+  int wait_failures = 0;
 
   // With the idle-time metric, libuv >= 1.45 first looks without waiting;
   // what that finds counts as events that were waiting.
@@ -398,7 +404,14 @@ void loop::poll_pass_(int timeout) {
       timeout = user_timeout;
     }
 
-    if (n < 0 && n != -EINTR) std::abort();  // the poller fd itself is broken
+    if (n < 0 && n != -EINTR) [[unlikely]] {
+      // The kernel's epoll_wait fails only with EINTR, or for a bug
+      // (EBADF, EFAULT, EINVAL): wait again, and give up with the call
+      // named if it keeps failing (docs/design.md, "When a system call
+      // fails").
+      if (++wait_failures == detail::transient_tries) detail::fatal("epoll_wait", -n, "the loop cannot poll");
+      continue;
+    }
     if (posted) {
       // One pass over the async handles per poll: the batch's if it has
       // the eventfd (a write landed too), else this one, ahead of the

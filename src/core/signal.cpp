@@ -4,24 +4,30 @@
 // handle (on any loop) it writes a note {handle, signum} into that handle's
 // loop's signal pipe. The per-signal watcher lists are shared by every
 // thread and by the handler, so they are guarded by a lock the handler can
-// take safely: a pipe holding one token (read to lock, write to unlock).
+// take safely: an atomic flag, spun on (lock-free atomics are safe in a
+// handler, and taking the lock makes no system call that could fail).
 // A thread that holds the lock first blocks all signals, so the handler
-// never waits for its own thread.
+// never waits for its own thread, and another thread holds it only for a
+// list update.
 //
 // Loop side: the read end of the pipe is watched by the poll phase, which
 // reads the notes back after every other callback of the batch and calls
 // the handles.
 
 #include <fcntl.h>
+#include <sched.h>
+#include <sys/ioctl.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <cstdlib>
 #include <mutex>
 
 #include "core/loop_impl.hpp"
+#include "core/fatal.hpp"
 
 namespace phaseloop {
 
@@ -36,49 +42,31 @@ struct detail::signal_registry {
     return lists[signum];
   }
 
-  static int lock_pipe[2];
+  static inline std::atomic<bool> locked{false};
+  static_assert(std::atomic<bool>::is_always_lock_free);
 
   static void init_once() {
     static std::once_flag once;
     std::call_once(once, [] {
-      make_lock();
-      // A forked child gets a lock of its own: sharing the parent's pipe
-      // would let either process block the other.
-      if (pthread_atfork(nullptr, nullptr, [] {
-            ::close(lock_pipe[0]);
-            ::close(lock_pipe[1]);
-            make_lock();
-          }) != 0)
-        std::abort();
+      // A forked child has only the forking thread: a lock another thread
+      // held at the fork would never be released there.
+      if (int r = pthread_atfork(nullptr, nullptr, [] { locked.store(false, std::memory_order_relaxed); }); r != 0)
+        detail::fatal("pthread_atfork", r, "signal handles cannot be used");
     });
   }
 
-  static void make_lock() {
-    if (pipe2(lock_pipe, O_CLOEXEC) != 0) std::abort();
-    unlock();
+  static void lock() noexcept {
+    while (locked.exchange(true, std::memory_order_acquire))
+      while (locked.load(std::memory_order_relaxed)) sched_yield();
   }
 
-  static int lock() {
-    char token;
-    for (;;) {
-      ssize_t r = ::read(lock_pipe[0], &token, 1);
-      if (r == 1) return 0;
-      if (r < 0 && errno == EINTR) continue;
-      return -1;
-    }
-  }
-
-  static void unlock() {
-    const char token = 0;
-    while (::write(lock_pipe[1], &token, 1) < 0 && errno == EINTR) {
-    }
-  }
+  static void unlock() noexcept { locked.store(false, std::memory_order_release); }
 
   static void block_and_lock(sigset_t* saved) {
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, saved);
-    if (lock() != 0) std::abort();
+    lock();
   }
 
   static void unlock_and_unblock(const sigset_t* saved) {
@@ -88,20 +76,37 @@ struct detail::signal_registry {
 
   static void handler(int signum) {
     const int saved_errno = errno;
-    if (lock() == 0) {
-      for (signal* h = watchers(signum).front(); h; h = watchers(signum).next(*h)) {
-        const note n{h, signum};
-        ssize_t r;
-        do r = ::write(h->loop_->signal_pipe_write_, &n, sizeof n);
-        while (r < 0 && errno == EINTR);
-        if (r == sizeof n) {
-          h->caught_++;  // a full pipe drops the note
-          h->loop_->poll_hint_.store(true, std::memory_order_release);
-        }
+    lock();
+    for (signal* h = watchers(signum).front(); h; h = watchers(signum).next(*h))
+      if (write_note(h->loop_->signal_pipe_write_, note{h, signum})) {
+        h->caught_++;
+        h->loop_->poll_hint_.store(true, std::memory_order_release);
       }
-      unlock();
-    }
+    unlock();
     errno = saved_errno;
+  }
+
+  // A note is one write of a few bytes, so it goes whole or not at all.
+  // Only a full pipe refuses it for good (the signal is dropped, as libuv
+  // drops it); any other failure is tried again, a bounded number of
+  // times, since a signal lost here is a SIGTERM a server never sees.
+  static bool write_note(int fd, const note& n) noexcept {
+    for (int tries = 0; tries < detail::transient_tries;) {
+      const ssize_t r = ::write(fd, &n, sizeof n);
+      if (r == sizeof n) return true;
+      if (r >= 0 || errno != EINTR) tries++;
+      if (r < 0 && errno == EAGAIN && pipe_full(fd)) return false;
+    }
+    return false;
+  }
+
+  // Whether the pipe really has no room for a note (an EAGAIN can also be
+  // a passing refusal, or one a fault injector made up).
+  static bool pipe_full(int fd) noexcept {
+    const int size = fcntl(fd, F_GETPIPE_SZ);
+    int queued = 0;
+    if (size < 0 || ioctl(fd, FIONREAD, &queued) != 0) return true;
+    return static_cast<std::size_t>(size - queued) < sizeof(note);
   }
 
   static int install(int signum, bool oneshot) {
@@ -166,8 +171,6 @@ struct detail::signal_registry {
     // start_oneshot() keeps stopping after its first signal.
   }
 };
-
-int detail::signal_registry::lock_pipe[2] = {-1, -1};
 
 signal::signal(phaseloop::loop& l) noexcept : handle(l, handle_type::signal) {}
 
@@ -240,14 +243,22 @@ void loop::signal_io_(loop& l, detail::io_watcher& w, unsigned) {
   constexpr std::size_t batch = 32;
   alignas(note) unsigned char buf[sizeof(note) * batch];
   std::size_t have = 0;
+  int failures = 0;
   for (;;) {
     const std::size_t space = sizeof buf - have;
     ssize_t r = ::read(w.fd, buf + have, space);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return;  // EAGAIN: drained (a partial note cannot stay: writes are atomic)
+    if (r <= 0) {
+      // With no part of a note in hand, EAGAIN is a drained pipe, and any
+      // other failure leaves the notes where they are: the pipe is watched
+      // level-triggered, so the next poll comes back for them. Part of a
+      // note (a short read) must be completed now, since the rest is in
+      // the pipe (a note is written whole) and nothing else keeps it.
+      if (r < 0 && errno == EINTR) continue;
+      if (have == 0) return;
+      if (++failures == detail::transient_tries)
+        detail::fatal("read", r < 0 ? errno : EIO, "the signal pipe lost part of a note");
+      continue;
     }
-    if (r == 0) return;
     have += static_cast<std::size_t>(r);
     const std::size_t whole = have / sizeof(note);
     for (std::size_t i = 0; i < whole; i++) {
@@ -270,7 +281,9 @@ void loop::signal_io_(loop& l, detail::io_watcher& w, unsigned) {
     const std::size_t used = whole * sizeof(note);
     std::memmove(buf, buf + used, have - used);
     have -= used;
-    if (static_cast<std::size_t>(r) < space) return;  // the pipe is drained
+    // A read shorter than asked drained the pipe (or a part of it: the
+    // rest is read by the next poll), unless a note is left half read.
+    if (static_cast<std::size_t>(r) < space && have == 0) return;
   }
 }
 

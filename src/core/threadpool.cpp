@@ -17,17 +17,20 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstddef>
 #include <cstdlib>
 #include <new>
 #include <condition_variable>
 #include <mutex>
 #include <semaphore>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 #include "core/internal.hpp"
 #include "core/loop_impl.hpp"
+#include "core/fatal.hpp"
 
 namespace phaseloop::detail {
 
@@ -193,8 +196,11 @@ class threadpool {
           run(static_cast<std::uint16_t>(i));
         });
         made++;
+      } catch (const std::system_error& e) {
+        if (made == 0) detail::fatal("pthread_create", e.code().value(), "the threadpool has no worker");
+        break;
       } catch (...) {
-        if (made == 0) std::abort();  // no thread at all: cannot work
+        if (made == 0) detail::fatal("pthread_create", ENOMEM, "the threadpool has no worker");
         break;
       }
     }

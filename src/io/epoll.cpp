@@ -165,7 +165,16 @@ int poller::apply_(io_watcher& w) noexcept {
   return 0;
 }
 
-void poller::refused_(io_watcher& w, int err, void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
+void poller::refused_(io_watcher& w, int err, void (*failed)(io_watcher&, int, void*), void* arg,
+                      bool may_retry) noexcept {
+  // One by one, the kernel keeps what it had (none after a failed ADD, the
+  // old events after a failed MOD) and so does `registered`: the change
+  // waits for the next flush. (A batch has already set `registered`.)
+  if (may_retry && (err == ENOMEM || err == ENOSPC) && refusals_ < transient_refusals &&
+      (w.queued_at >= 0 || queue_(w) == 0)) {
+    retrying_ = true;
+    return;
+  }
   unqueue_(w);  // queued again by a callback since its change went out
   table_[static_cast<unsigned>(w.fd)] = nullptr;
   count_--;
@@ -190,7 +199,12 @@ void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept 
   // `end` and waits for the next flush. A watcher it queues again whose
   // entry this pass has not reached yet is registered at that entry, as
   // when unwatch() removed entries from the queue.
-  if (changes_.empty()) return;
+  const bool retried = retrying_;
+  retrying_ = false;
+  if (changes_.empty()) {
+    refusals_ = 0;
+    return;
+  }
   const bool batch = batching_ && queued_ >= 2 && open_ring_();
   flushing_ = true;
   const std::size_t end = changes_.size();
@@ -204,12 +218,13 @@ void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept 
     if (batch && ring_ != nullptr) {  // (a failed send drops the ring)
       if (batch_add_(*w)) batch_send_(failed, arg);
     } else if (const int err = apply_(*w); err != 0) {
-      refused_(*w, err, failed, arg);
+      refused_(*w, err, failed, arg, true);
     }
   }
   if (batch && ring_ != nullptr) batch_send_(failed, arg);
   flushing_ = false;
   compact_();
+  refusals_ = retrying_ ? (retried ? refusals_ + 1 : 1) : 0;
 }
 
 // ---- batches through io_uring ------------------------------------------------
@@ -306,7 +321,7 @@ void poller::batch_send_(void (*failed)(io_watcher&, int, void*), void* arg) noe
       w->registered = 0;
       continue;
     }
-    refused_(*w, refused[k].err, failed, arg);
+    refused_(*w, refused[k].err, failed, arg, false);
   }
 }
 

@@ -84,9 +84,16 @@ class poller {
   /// fd waiting for its removal is no such change: no event can be missed
   /// for it, and the loop's backend timeout stays what libuv's is).
   bool has_changes() const noexcept;
-  /// Tells the kernel about queued watch() calls. A watcher the kernel
-  /// refuses is dropped and reported through `failed` (with its errno).
+  /// Tells the kernel about queued watch() calls. A change the kernel
+  /// refuses for want of memory (ENOMEM, or ENOSPC: max_user_watches)
+  /// stays queued for the next flush, while retrying() says so; after
+  /// that has happened on many flushes in a row, or for any other error,
+  /// the watcher is dropped and reported through `failed` (with its errno).
   void flush(void (*failed)(io_watcher&, int err, void* arg), void* arg) noexcept;
+  /// True when the last flush() left a refused change queued to try again:
+  /// the caller must not wait long before the next flush, since the fd is
+  /// not watched meanwhile.
+  bool retrying() const noexcept { return retrying_; }
   /// Lets flush() hand two or more epoll_ctl calls to the kernel in one
   /// system call, through an io_uring ring of the poller's own (made on
   /// first use), as libuv >= 1.45 batches them; without liburing, or when
@@ -135,14 +142,18 @@ class poller {
   std::vector<int> changes_;
   unsigned queued_ = 0;     // live entries in changes_
   bool flushing_ = false;   // flush() is walking changes_: no compaction
+  bool retrying_ = false;   // the last flush() queued a refused change again
+  int refusals_ = 0;        // flushes in a row that did so
   int queue_(io_watcher& w) noexcept;
   // Takes `w` off the queue (false: it was not on it).
   bool unqueue_(io_watcher& w) noexcept;
   void compact_() noexcept;
   // One registration change now; errno's value when the kernel refuses.
   int apply_(io_watcher& w) noexcept;
-  // Drops `w` after the kernel refused it, then tells `failed`.
-  void refused_(io_watcher& w, int err, void (*failed)(io_watcher&, int, void*), void* arg) noexcept;
+  // After the kernel refused `w`'s change: queues it again when the error
+  // may pass, else drops `w` and tells `failed`.
+  void refused_(io_watcher& w, int err, void (*failed)(io_watcher&, int, void*), void* arg, bool may_retry) noexcept;
+  static constexpr int transient_refusals = 64;  // flushes in a row that may retry
   io_watcher* take_change_(std::size_t i, std::size_t end) noexcept;
   // Forgets `w` (off the queue already): out of the kernel, the table and
   // the current batch.
