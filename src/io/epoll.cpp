@@ -199,7 +199,6 @@ void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept 
   // `end` and waits for the next flush. A watcher it queues again whose
   // entry this pass has not reached yet is registered at that entry, as
   // when unwatch() removed entries from the queue.
-  const bool retried = retrying_;
   retrying_ = false;
   if (changes_.empty()) {
     refusals_ = 0;
@@ -224,7 +223,7 @@ void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept 
   if (batch && ring_ != nullptr) batch_send_(failed, arg);
   flushing_ = false;
   compact_();
-  refusals_ = retrying_ ? (retried ? refusals_ + 1 : 1) : 0;
+  refusals_ = retrying_ ? refusals_ + 1 : 0;  // 0 already unless the last flush retried
 }
 
 // ---- batches through io_uring ------------------------------------------------
