@@ -207,6 +207,7 @@ class stream : public handle {
   static stream* from_(detail::io_watcher& w) noexcept;
   void read_(unsigned events);
   void hangup_(unsigned events);
+  void refused_(int err, unsigned events);
   void eof_(const fs_buf& b, unsigned events);
   // Whether the stream reads: the reading bit in flags_ up to libuv 1.52,
   // a read callback from 1.53 (which keeps no bit).

@@ -196,6 +196,7 @@ class udp : public handle {
   void read_(phase p) noexcept;
   void recvmmsg_(fs_buf& buf, ssize_t& n, phase p) noexcept;
   void run_completed_(phase p) noexcept;
+  void refused_(int err, phase p) noexcept;
   int setsockopt_ip_(int opt4, int opt6, int val) noexcept;
   // Makes a user callback, reporting it to hooks (phase p; see udp.cpp).
   template <class F>

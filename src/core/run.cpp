@@ -281,15 +281,31 @@ template <bool H>
 void loop::poll_pass_(int timeout) {
   if constexpr (H) phase_hook_(true, phase::poll, false, timeout);
 
-  // A watcher the kernel refuses gets its callback with an error event.
+  // A watcher the kernel refuses for good gets its callback with the
+  // error; the loop's own descriptors cannot do without their watch.
+  struct refusals {
+    loop* l;
+    bool called;
+  } refused{this, false};
   poller_.flush(
-      [](detail::io_watcher& w, int, void* self) {
-        static_cast<loop*>(self)->dispatch_io_<H>(w, detail::io_error);
+      [](detail::io_watcher& w, int err, void* arg) {
+        auto& r = *static_cast<refusals*>(arg);
+        if (&w == &r.l->async_watcher_ || &w == &r.l->signal_watcher_)
+          detail::fatal("epoll_ctl", -err, "the loop's own descriptor cannot be watched");
+        r.called = true;
+        r.l->template dispatch_io_<H>(w, detail::refused_events(-err));
       },
-      this);
-  // A watch the kernel refused for want of memory is tried again by the
-  // next flush: until then its fd is not watched, so the wait may not be
-  // long (docs/design.md, "When a system call fails").
+      &refused);
+  // Such a callback may have closed a handle, stopped the loop or started
+  // a timer, which the timeout, reckoned before it, does not know: it is
+  // reckoned again, and the shorter one holds. And a watch the kernel
+  // refused for want of memory is tried again by the next flush: until
+  // then its fd is not watched, so the wait may not be long
+  // (docs/design.md, "When a system call fails").
+  if (refused.called && timeout != 0) [[unlikely]] {
+    const int now = poll_timeout_();
+    if (now >= 0 && (timeout < 0 || now < timeout)) timeout = now;
+  }
   if (poller_.retrying() && (timeout < 0 || timeout > 1)) [[unlikely]] timeout = 1;
   if (detail::loop_part* p = before_poll_) {
     before_poll_ = nullptr;

@@ -96,7 +96,8 @@ void poll::io_(phaseloop::loop& l, detail::io_watcher& w, unsigned events) {
   // case is an ordinary event.
   if ((events & detail::io_error) && !(events & detail::io_priority)) {
     p->stop_watch_();
-    detail::loop_seam::complete(l, callback_kind::io, p, nullptr, [p] { p->cb_(p, -EBADF, 0); });
+    const int err = events & detail::io_refused ? -detail::refused_errno(events) : -EBADF;
+    detail::loop_seam::complete(l, callback_kind::io, p, nullptr, [p, err] { p->cb_(p, err, 0); });
     return;
   }
   int ready = 0;

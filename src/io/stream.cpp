@@ -461,6 +461,10 @@ int stream::set_blocking(bool blocking) noexcept {
 
 void stream::io_(phaseloop::loop&, detail::io_watcher& w, unsigned events) {
   stream* s = from_(w);
+  if (events & detail::io_refused) [[unlikely]] {
+    s->refused_(-detail::refused_errno(events), events);
+    return;
+  }
   if (s->connect_req_ != nullptr) {
     s->connect_done_(events);
     return;
@@ -480,6 +484,31 @@ void stream::io_(phaseloop::loop&, detail::io_watcher& w, unsigned events) {
     s->write_callbacks_(events);
     if (s->write_queue_.empty()) s->drain_(events);
   }
+}
+
+// The kernel would not watch the fd (poller::flush): whatever waits on it
+// fails with the error -- the connect, else the read (which stops, as
+// after a failed read) and the queued writes -- so that nothing waits for
+// events that can no longer come.
+void stream::refused_(int err, unsigned events) {
+  if (connect_req_ != nullptr) {
+    delayed_error_ = err;
+    connect_done_(events);
+    return;
+  }
+  flags_ &= ~(readable_flag | writable_flag);
+  if (read_cb cb = read_cb_; cb != nullptr && reading_()) {
+    fs_buf none{nullptr, 0};
+    call_(events, nullptr, [&] { cb(this, err, &none); });
+    if (watcher_.fd == -1) return;  // closed by the read callback
+    if (reading_()) {
+      end_reading_();
+      stop_();
+    }
+  }
+  flush_writes_(err);
+  write_callbacks_(events);
+  if (watcher_.fd != -1 && write_queue_.empty()) drain_(events);
 }
 
 // A hang-up reported: reads and end of file as the loop's libuv does.
@@ -551,7 +580,16 @@ int stream::start_listening_(connection_cb cb) noexcept {
 
 void stream::server_io_(phaseloop::loop& l, detail::io_watcher& w, unsigned events) {
   stream* s = from_(w);
+  // Watched again at once, and then tried at each poll: a refusal (the
+  // kernel would not watch the fd; poller::flush) is told to the
+  // connection callback as accept's errors are, and listening goes on.
   s->watch_(read_events);
+  if (events & detail::io_refused) [[unlikely]] {
+    const int err = -detail::refused_errno(events);
+    connection_cb cb = s->connection_cb_;
+    s->call_(events, nullptr, [&] { cb(s, err); });
+    return;
+  }
   // The connection callback may close the server: check the fd each time.
   while (s->watcher_.fd != -1) {
     int fd = accept_fd(s->watcher_.fd);

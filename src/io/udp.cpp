@@ -513,11 +513,32 @@ void udp::io_cb_(phaseloop::loop&, detail::io_watcher& w, unsigned events) {
     u.fed_ = false;
     p = phase::pending;
   }
+  if (events & detail::io_refused) [[unlikely]] {
+    u.refused_(-detail::refused_errno(events), p);
+    return;
+  }
   if (events & detail::io_readable) u.read_(p);
   if (u.io_.fd == -1) return;  // closed by a receive callback
   if (events & detail::io_writable) {
     u.write_queued_();
     u.run_completed_(p);
+  }
+}
+
+// The kernel would not watch the socket (poller::flush): the sends queued
+// fail with the error, and receiving stops and is told, so that the loop
+// does not wait for datagrams it can no longer see.
+void udp::refused_(int err, phase p) noexcept {
+  while (udp_send* r = queue_.pop_front()) {
+    r->status_ = err;
+    completed_.push_back(*r);
+  }
+  run_completed_(p);
+  if (io_.fd == -1) return;  // closed by a send callback
+  if (udp_recv_cb cb = recv_cb_) {
+    recv_stop();
+    fs_buf none{nullptr, 0};
+    report_(p, nullptr, [&, this] { cb(this, err, &none, nullptr, 0); });
   }
 }
 

@@ -10,6 +10,8 @@
  * generator, so the same seed gives the same sequence of choices (a
  * program with several threads may still interleave its calls
  * differently). PHASELOOP_FAULTS_CALLS=name,name limits the calls failed.
+ * A program may also be linked with this file, and turn failures on when
+ * it is ready with phaseloop_faults_set(P) (test/faults/refused_work.c).
  * Each failure is counted; at exit the count goes to standard error as
  * "inject: N faults" when PHASELOOP_FAULTS_REPORT is set; with
  * PHASELOOP_FAULTS_LOG set, each failure is told there as it is made. */
@@ -52,6 +54,10 @@ __attribute__((constructor)) static void start(void) {
   log_each = getenv("PHASELOOP_FAULTS_LOG") != NULL;
   ready = 1;
 }
+
+/* For a program linked with this file instead of preloading it: sets the
+ * probability from now on (the calls named by PHASELOOP_FAULTS_CALLS). */
+void phaseloop_faults_set(double p) { probability = p; }
 
 /* splitmix64 over one shared state: one step per call of a wrapped
  * function, whichever thread makes it. */

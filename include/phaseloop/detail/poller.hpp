@@ -35,7 +35,18 @@ enum : unsigned {
   /// Not a readiness bit: set when the pending phase (not the poller)
   /// makes the call, so that a callback can tell which phase it is in.
   io_fed = 0x40000000,
+  /// Not a readiness bit: the kernel refused to watch the fd for good
+  /// (poller::flush), so it is watched no more; comes with io_error, and
+  /// the errno is refused_errno(events).
+  io_refused = 0x20000000,
 };
+
+/// The events a refused watcher's callback gets (errno < 256).
+constexpr unsigned refused_events(int err) noexcept {
+  return io_error | io_refused | (static_cast<unsigned>(err) & 0xffu) << 16;
+}
+/// The errno of refused_events().
+constexpr int refused_errno(unsigned events) noexcept { return static_cast<int>((events >> 16) & 0xffu); }
 
 /// One fd the loop watches, embedded in whatever owns the fd.
 struct io_watcher {
