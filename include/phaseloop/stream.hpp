@@ -192,7 +192,7 @@ class stream : public handle {
   void feed_() noexcept;
   // Starts the poll-phase callback for incoming connections.
   int start_listening_(connection_cb cb) noexcept;
-  void watch_(unsigned events) noexcept;
+  int watch_(unsigned events) noexcept;
   void unwatch_(unsigned events) noexcept;
   // unwatch_ for a stream that stays open: the kernel keeps the fd until
   // the poll phase, in case the stream wants events again before then.

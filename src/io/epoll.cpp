@@ -128,26 +128,38 @@ void poller::compact_() noexcept {
   changes_.resize(kept);
 }
 
-int poller::watch(io_watcher& w, unsigned events) noexcept {
-  if (w.fd < 0) return -EBADF;
-  const auto fd = static_cast<unsigned>(w.fd);
-  if (fd >= table_.size()) {
-    try {
-      const std::size_t size = fd + 1 > 2 * table_.size() ? fd + 1 : 2 * table_.size();
-      batch_pos_.resize(size, 0);
-      table_.resize(size, nullptr);
-    } catch (...) {
-      return -ENOMEM;
-    }
+int poller::reserve(int fd) noexcept {
+  if (fd < 0) return -EBADF;
+  if (static_cast<unsigned>(fd) < table_.size()) return 0;
+  try {
+    const std::size_t size = static_cast<unsigned>(fd) + 1 > 2 * table_.size() ? fd + 1 : 2 * table_.size();
+    batch_pos_.resize(size, 0);
+    table_.resize(size, nullptr);
+  } catch (...) {
+    return -ENOMEM;
   }
+  return 0;
+}
+
+int poller::watch(io_watcher& w, unsigned events) noexcept {
+  if (int r = reserve(w.fd); r != 0) return r;
+  const auto fd = static_cast<unsigned>(w.fd);
   if (io_watcher* prev = table_[fd]; prev != nullptr && prev != &w && prev->queued_at >= 0) {
     // The fd number changed hands without unwatch(): the queue entry of
     // the watcher it belonged to is this one's now (flush looks fds up).
     if (w.queued_at < 0) w.queued_at = prev->queued_at; else queued_--;
     prev->queued_at = -1;
   }
-  if (w.queued_at < 0 && (w.wanted | events) != w.registered)
-    if (int r = queue_(w); r != 0) return r;
+  if (w.queued_at < 0 && (w.wanted | events) != w.registered && queue_(w) != 0) {
+    // No memory to queue the change: it goes to the kernel now, which
+    // needs none of ours.
+    const unsigned before = w.wanted;
+    w.wanted |= events;
+    if (const int err = apply_(w); err != 0) {
+      w.wanted = before;
+      return -err;
+    }
+  }
   w.wanted |= events;
   if (table_[fd] == nullptr) count_++;
   table_[fd] = &w;

@@ -106,10 +106,11 @@ inline void stream::call_(unsigned events, req* r, F&& f) {
   }
 }
 
-void stream::watch_(unsigned events) noexcept {
-  // Fails only without memory for the poller's tables: the stream then
-  // never gets the event, as libuv would abort instead.
-  (void)detail::loop_seam::poller(*loop_).watch(watcher_, events);
+int stream::watch_(unsigned events) noexcept {
+  // Fails only without memory for the poller's room for the fd, which
+  // open_() made already for fds a stream is given; read_start() returns
+  // the error.
+  return detail::loop_seam::poller(*loop_).watch(watcher_, events);
 }
 
 void stream::unwatch_(unsigned events) noexcept { detail::loop_seam::poller(*loop_).unwatch(watcher_, events); }
@@ -137,6 +138,9 @@ int stream::open_(int fd, std::uint32_t flags) noexcept {
         return -errno;
     }
   }
+  // Room in the poller now, so that watching the fd later cannot fail for
+  // want of memory of ours (a read that never starts, a write never told).
+  if (int r = detail::loop_seam::poller(*loop_).reserve(fd); r != 0) return r;
   watcher_.fd = fd;
   return 0;
 }
@@ -162,9 +166,12 @@ int stream::read_start(stream_alloc_cb alloc, read_cb cb) noexcept {
   if (!(flags_ & readable_flag)) return -ENOTCONN;
   if (loop_->order() < profile::libuv_1_53) flags_ |= reading_flag;
   flags_ &= ~read_eof_flag;
+  if (int r = watch_(read_events); r != 0) {
+    flags_ &= ~reading_flag;
+    return r;
+  }
   read_cb_ = cb;
   alloc_cb_ = alloc;
-  watch_(read_events);
   start_();
   return 0;
 }

@@ -638,8 +638,17 @@ static void http_body(http_conn* c, const unsigned char* p, size_t n) {
           (unsigned long long)c->body_got);
   } else {
     fill(post_seed(c, c->next_recv), c->body_got, expect_buf, n);
-    if (memcmp(p, expect_buf, n) != 0)
-      die("http connection %d: POST /echo: wrong body near byte %llu", c->index, (unsigned long long)c->body_got);
+    if (memcmp(p, expect_buf, n) != 0) {
+      size_t at = 0;
+      while (p[at] == expect_buf[at]) at++;
+      char got[40], want[40];
+      for (size_t i = 0; i < 8 && at + i < n; i++) {
+        snprintf(got + 3 * i, 4, "%02x ", p[at + i]);
+        snprintf(want + 3 * i, 4, "%02x ", expect_buf[at + i]);
+      }
+      die("http connection %d: POST /echo: wrong body at byte %llu of %llu (request %d): got %s, expected %s",
+          c->index, (unsigned long long)(c->body_got + at), (unsigned long long)c->body_len, c->next_recv, got, want);
+    }
   }
   c->body_got += n;
 }

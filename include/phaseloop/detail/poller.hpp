@@ -88,8 +88,14 @@ class poller {
   /// Number of fds watched.
   unsigned count() const noexcept { return count_; }
 
+  /// Makes room for `fd` in the poller's tables, so that watching it later
+  /// needs no memory of the poller's (a handle calls this when it takes
+  /// the fd). 0, or errc for a bad fd or no memory.
+  int reserve(int fd) noexcept;
   /// Adds `events` to what `w` (whose fd is set) is watched for; the kernel
-  /// is told at the next flush(). errc for a bad fd or no memory.
+  /// is told at the next flush(), or at once when there is no memory to
+  /// queue the change. errc for a bad fd, no memory for the fd's room
+  /// (see reserve()), or the kernel's refusal of such an immediate change.
   int watch(io_watcher& w, unsigned events) noexcept;
   /// True while some watch() has not reached the kernel yet (a disarmed
   /// fd waiting for its removal is no such change: no event can be missed
