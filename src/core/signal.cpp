@@ -86,17 +86,28 @@ struct detail::signal_registry {
     errno = saved_errno;
   }
 
-  // A note is one write of a few bytes, so it goes whole or not at all.
-  // Only a full pipe refuses it for good (the signal is dropped, as libuv
-  // drops it); any other failure is tried again, a bounded number of
-  // times, since a signal lost here is a SIGTERM a server never sees.
+  // A note is one write of a few bytes, which the kernel takes whole or
+  // not at all. Only a full pipe refuses it for good (the signal is
+  // dropped, as libuv drops it); any other failure is tried again, a
+  // bounded number of times, since a signal lost here is a SIGTERM a
+  // server never sees. Should a write take part of the note (only a fault
+  // injector makes one so), the rest follows, or the reader would take
+  // the next note's bytes for this one's.
   static bool write_note(int fd, const note& n) noexcept {
+    const char* p = reinterpret_cast<const char*>(&n);
+    std::size_t left = sizeof n;
     for (int tries = 0; tries < detail::transient_tries;) {
-      const ssize_t r = ::write(fd, &n, sizeof n);
-      if (r == sizeof n) return true;
-      if (r >= 0 || errno != EINTR) tries++;
-      if (r < 0 && errno == EAGAIN && pipe_full(fd)) return false;
+      const ssize_t r = ::write(fd, p, left);
+      if (r > 0) {
+        p += r;
+        left -= static_cast<std::size_t>(r);
+        if (left == 0) return true;
+        continue;
+      }
+      if (r == 0 || errno != EINTR) tries++;
+      if (r < 0 && errno == EAGAIN && left == sizeof n && pipe_full(fd)) return false;
     }
+    if (left != sizeof n) detail::fatal("write", EIO, "the signal pipe holds part of a note");
     return false;
   }
 
