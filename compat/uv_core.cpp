@@ -8,6 +8,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include "phaseloop/dns.hpp"
@@ -91,8 +92,15 @@ int uv_loop_close(uv_loop_t* loop) {
 // C++ code first, it keeps its profile.
 uv_loop_t* uv_default_loop(void) {
   if (pl::loop* l = pl::loop::default_loop_if_open()) return C(l);
-  pl::loop* l = pl::loop::default_loop_or_null();
-  if (l != nullptr) l->set_order(c_profile());
+  int err = 0;
+  pl::loop* l = pl::loop::default_loop_or_null(&err);
+  if (l != nullptr) {
+    l->set_order(c_profile());
+  } else {
+    // libuv returns NULL silently, and most programs use the result
+    // unchecked: the crash that follows then has its cause on stderr.
+    pl::os::warn("uv_default_loop failed: %s (%s); it returns NULL", std::strerror(-err), pl::error_name(err));
+  }
   return C(l);
 }
 

@@ -64,7 +64,9 @@ namespace {
 // A fresh request in the caller's uv_fs_t, as libuv's INIT resets one;
 // null for a null uv_fs_t (libuv's UV_EINVAL, before touching anything).
 // Like INIT, it keeps `data` and leaves `statbuf` as it was (a program may
-// stat, then reuse the request, and still read the old statbuf).
+// stat, then reuse the request, and still read the old statbuf). A
+// synchronous call (no loop) follows the libuv the program was built for,
+// as the C API's loops do.
 pl::fs_req* make(uv_fs_t* req) {
   if (req == nullptr) return nullptr;
   void* saved = req->data;
@@ -72,6 +74,7 @@ pl::fs_req* make(uv_fs_t* req) {
   std::memcpy(saved_stat, &req->statbuf, sizeof saved_stat);
   auto* r = new (static_cast<void*>(req)) pl::fs_req;
   r->data = saved;
+  r->set_profile(pl::profile_of(pl::process_version()));
   std::memcpy(&req->statbuf, saved_stat, sizeof saved_stat);
   return r;
 }

@@ -286,6 +286,11 @@ class fs_req : public req {
   /// lchown(2).
   int lchown(loop* l, const char* path, uid_t uid, gid_t gid, fs_cb cb) noexcept;
 
+  /// The profile a request made without a loop (a synchronous call)
+  /// follows; by default the process's (process_profile()). The C API
+  /// gives it the libuv version the program was built for.
+  void set_profile(phaseloop::profile p) noexcept { loopless_profile_ = static_cast<std::uint8_t>(p); }
+
   // ---- lifetime ----------------------------------------------------------
 
   /// Frees what the request allocated: the path copies, scandir entries
@@ -331,8 +336,9 @@ class fs_req : public req {
   int set_bufs_(const fs_buf bufs[], unsigned nbufs) noexcept;
   int submit_() noexcept;
   void execute_() noexcept;
-  // The profile whose rules the operation follows: its loop's, else the
-  // process's (a synchronous request may have no loop).
+  // The profile whose rules the operation follows: its loop's, else
+  // set_profile()'s or the process's (a synchronous request may have no
+  // loop).
   phaseloop::profile profile_() const noexcept;
   ssize_t dispatch_() noexcept;
   void release_bufs_() noexcept;
@@ -342,6 +348,7 @@ class fs_req : public req {
   bool owns_path_ = false;              // path_ (and new_path_) are ours
   bool in_flight_ = false;              // submitted, callback not yet run
   std::uint8_t ring_ = 0;               // on the loop's ring: see src/io/fs_ring.cpp
+  std::uint8_t loopless_profile_ = 0xff;  // set_profile()'s, or 0xff: the process's
   phaseloop::loop* loop_ = nullptr;     // offset 72
   fs_cb cb_ = nullptr;                  // offset 80
   ssize_t result_ = 0;                  // offset 88

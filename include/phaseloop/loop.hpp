@@ -187,8 +187,9 @@ class loop {
   /// The process-wide default loop, built on first use. Never destroyed
   /// unless close_default() is called.
   static loop& default_loop();
-  /// As default_loop(), but nullptr when it cannot be opened.
-  static loop* default_loop_or_null() noexcept;
+  /// As default_loop(), but nullptr when it cannot be opened (the error,
+  /// an errc, in *error when given).
+  static loop* default_loop_or_null(int* error = nullptr) noexcept;
   /// The default loop if it was built and not closed, else nullptr.
   static loop* default_loop_if_open() noexcept;
 

@@ -236,16 +236,20 @@ void detail::loop_seam::detach_and_delete(loop& l, loop_part& p) noexcept {
 }
 
 loop& loop::default_loop() {
-  if (loop* l = default_loop_or_null()) return *l;
-  throw std::system_error(errno, std::generic_category(), "phaseloop default loop");
+  int err = 0;
+  if (loop* l = default_loop_or_null(&err)) return *l;
+  throw std::system_error(-err, std::generic_category(), "phaseloop default loop");
 }
 
 loop* loop::default_loop_if_open() noexcept { return default_ptr; }
 
-loop* loop::default_loop_or_null() noexcept {
+loop* loop::default_loop_or_null(int* error) noexcept {
   if (default_ptr) return default_ptr;
   loop* l = new (default_mem) loop(deferred);
-  if (l->open() != 0) return nullptr;
+  if (const int err = l->open(); err != 0) {
+    if (error != nullptr) *error = err;
+    return nullptr;
+  }
   default_ptr = l;
   return l;
 }

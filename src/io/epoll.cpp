@@ -106,6 +106,10 @@ bool poller::unqueue_(io_watcher& w) noexcept {
 }
 
 int poller::queue_(io_watcher& w) noexcept {
+  // The queue's capacity is twice the table's (reserve()), and the live
+  // entries are at most one per fd: outside flush(), dropping the stale
+  // entries always makes room without allocating.
+  if (changes_.size() == changes_.capacity() && !flushing_) compact_();
   try {
     changes_.push_back(w.fd);
   } catch (...) {
@@ -133,6 +137,8 @@ int poller::reserve(int fd) noexcept {
   if (static_cast<unsigned>(fd) < table_.size()) return 0;
   try {
     const std::size_t size = static_cast<unsigned>(fd) + 1 > 2 * table_.size() ? fd + 1 : 2 * table_.size();
+    // The queue first: a table that grew has room in the queue too.
+    changes_.reserve(2 * size);
     batch_pos_.resize(size, 0);
     table_.resize(size, nullptr);
   } catch (...) {
@@ -216,6 +222,9 @@ void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept 
     refusals_ = 0;
     return;
   }
+  // Stale entries out first, so that what callbacks queue during the walk
+  // (at most one entry per fd beyond the live ones) fits the capacity.
+  if (changes_.size() > table_.size()) compact_();
   const bool batch = batching_ && queued_ >= 2 && open_ring_();
   flushing_ = true;
   const std::size_t end = changes_.size();

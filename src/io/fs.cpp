@@ -140,7 +140,10 @@ int fs_req::submit_() noexcept {
 }
 
 // On a pool thread, or the caller's for a synchronous request.
-phaseloop::profile fs_req::profile_() const noexcept { return loop_ != nullptr ? loop_->order() : process_profile(); }
+phaseloop::profile fs_req::profile_() const noexcept {
+  if (loop_ != nullptr) return loop_->order();
+  return loopless_profile_ != 0xff ? static_cast<phaseloop::profile>(loopless_profile_) : process_profile();
+}
 
 void fs_req::execute_() noexcept {
   // As libuv, every operation but read and close is made again when a

@@ -23,6 +23,7 @@
 #include <spawn.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,6 +35,7 @@
 #include <mutex>
 #include <new>
 
+#include "core/fatal.hpp"
 #include "core/internal.hpp"
 #include "phaseloop/stream.hpp"
 
@@ -334,6 +336,25 @@ spawn_choice spawn_asked() noexcept {
   return spawn_choice::profile;
 }
 
+// Closes the parent's copy of a pipe end the child holds too, whose
+// closing is awaited (the end of file that says the child ran its
+// program, or that it closed its output). Linux releases a descriptor
+// whatever close() returns, and a failed close() is not tried again as a
+// rule: the number may be another thread's by then. The exception is an
+// fd that still names the same pipe afterwards -- nothing else in the
+// process holds that end, so the close did not happen (only an injector
+// that fails close() without making it does that) -- and the wait would
+// never end: it is closed again.
+void close_shared_end(int fd) noexcept {
+  struct stat before;
+  const bool known = fstat(fd, &before) == 0;
+  for (int tries = 0; tries < detail::transient_tries; tries++) {
+    if (::close(fd) == 0 || errno == EBADF || !known) return;
+    struct stat now;
+    if (fstat(fd, &now) != 0 || now.st_ino != before.st_ino || now.st_dev != before.st_dev) return;
+  }
+}
+
 // Forks and waits for the child to exec. 0 with *pid set, or the error.
 int fork_child(const process_options& o, const exec_plan& plan, stdio_fds& fds, int* pid) noexcept {
   int err_pipe[2];
@@ -362,7 +383,7 @@ int fork_child(const process_options& o, const exec_plan& plan, stdio_fds& fds, 
   if (child == 0) child_main(o, plan, fds.theirs, fds.count, err_pipe[1]);
   const int fork_errno = errno;
   pthread_sigmask(SIG_SETMASK, &saved, nullptr);
-  ::close(err_pipe[1]);
+  close_shared_end(err_pipe[1]);
   if (child < 0) {
     ::close(err_pipe[0]);
     return -fork_errno;
@@ -589,7 +610,7 @@ int process::start_child_(const process_options& o) noexcept {
   // libuv does; Node relies on it): reading them gives end of file.
   for (int i = 0; i < given; i++) {
     if (fds.ours[i] == -1) continue;
-    ::close(fds.theirs[i]);
+    close_shared_end(fds.theirs[i]);
     fds.theirs[i] = -1;
     const int fd = fds.ours[i];
     fds.ours[i] = -1;

@@ -107,11 +107,11 @@ inline void stream::call_(unsigned events, req* r, F&& f) {
 }
 
 int stream::watch_(unsigned events) noexcept {
-  // Fails only without memory: for the poller's room for the fd (which
-  // open_() made for every fd a stream is given), or to queue the change
-  // when the kernel then refuses it at once. read_start() returns the
-  // error; the watches made from within the stream's own callbacks do not
-  // (for an fd with room, only that double failure can leave one unmade).
+  // Fails only without memory for the poller's room for the fd, which
+  // open_() made for every fd a stream is given: for such an fd the change
+  // is queued with no allocation (poller::reserve), and what the kernel
+  // then refuses reaches the stream's callbacks (refused_). read_start()
+  // returns the error for an fd without room.
   return detail::loop_seam::poller(*loop_).watch(watcher_, events);
 }
 

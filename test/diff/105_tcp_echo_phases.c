@@ -1,6 +1,8 @@
 /* TCP over loopback: listen, connect, accept, read, a write of three
  * buffers and a queued second write; write callbacks come from the pending
- * phase of the next iteration; shutdown gives the peer UV_EOF. */
+ * phase of the next iteration; shutdown gives the peer UV_EOF.  A failed
+ * operation (only under injected faults: test/faults) closes everything,
+ * so that the loop ends instead of waiting for bytes that cannot come. */
 #include "diff.h"
 #include "diff_net.h"
 
@@ -16,9 +18,21 @@ static void on_close(uv_handle_t *h) {
   say("  close cb: %s", h == (uv_handle_t *) &server ? "server" : h == (uv_handle_t *) &conn ? "conn" : "client");
 }
 
+static void close_if_open(uv_handle_t *h) {
+  if (h->type != UV_UNKNOWN_HANDLE && !uv_is_closing(h)) uv_close(h, on_close);
+}
+
+static void give_up(int status) {
+  if (status == 0) return;
+  close_if_open((uv_handle_t *) &server);
+  close_if_open((uv_handle_t *) &conn);
+  close_if_open((uv_handle_t *) &client);
+}
+
 static void on_echo_written(uv_write_t *req, int status) {
   (void) req;
   say("  server echo written: %s", rc_name(status));
+  give_up(status);
 }
 
 static void on_server_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
@@ -35,6 +49,7 @@ static void on_server_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
     uv_close((uv_handle_t *) &server, on_close);
   } else if (nread < 0) {
     say("  server read error %s", uv_err_name((int) nread));
+    give_up((int) nread);
   }
 }
 
@@ -52,6 +67,7 @@ static void on_connection(uv_stream_t *s, int status) {
 
 static void on_shutdown(uv_shutdown_t *req, int status) {
   say("  shutdown cb: %s writable=%d", rc_name(status), uv_is_writable(req->handle));
+  give_up(status);
 }
 
 static void on_client_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
@@ -68,17 +84,20 @@ static void on_client_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf) {
     uv_close((uv_handle_t *) s, on_close);
   } else if (nread < 0) {
     say("  client read error %s", uv_err_name((int) nread));
+    give_up((int) nread);
   }
 }
 
 static void on_w1(uv_write_t *req, int status) {
   say("  write 1 cb: %s handle ok=%d queue=%d", rc_name(status), req->handle == (uv_stream_t *) &client,
       (int) client.write_queue_size);
+  give_up(status);
 }
 
 static void on_w2(uv_write_t *req, int status) {
   (void) req;
   say("  write 2 cb: %s", rc_name(status));
+  give_up(status);
 }
 
 static void on_connect(uv_connect_t *req, int status) {
@@ -87,6 +106,10 @@ static void on_connect(uv_connect_t *req, int status) {
   int rc;
   say("  connect cb: %s handle ok=%d readable=%d writable=%d", rc_name(status),
       req->handle == (uv_stream_t *) &client, uv_is_readable(req->handle), uv_is_writable(req->handle));
+  if (status != 0) {
+    give_up(status);
+    return;
+  }
   CHECK(uv_read_start(req->handle, net_alloc, on_client_read) == 0);
   bufs[0] = uv_buf_init("hel", 3);
   bufs[1] = uv_buf_init("lo ", 3);

@@ -19,7 +19,8 @@
 #   DIFF_DROPIN_DIR  directory holding a drop-in libuv.so.1 (phaseloop built
 #                    as a libuv replacement); if it exists there, the
 #                    reference binary is also run with LD_LIBRARY_PATH
-#                    pointing at it (plus DIFF_EXTRA_ENV) and must match too
+#                    pointing at it (plus DIFF_DROPIN_ENV when set, even
+#                    empty, else DIFF_EXTRA_ENV) and must match too
 #
 # Exit status: 0 match, 1 mismatch / crash / timeout / build failure,
 # 77 (automake "skip") when no reference libuv is available at all.
@@ -178,7 +179,7 @@ if [ -n "${DIFF_DROPIN_DIR:-}" ] && [ -e "$DIFF_DROPIN_DIR/libuv.so.1" ]; then
     # shellcheck disable=SC2086
     run dropin "$i" \
       "LD_LIBRARY_PATH=$dropin_dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-      ${DIFF_EXTRA_ENV:-} || status=1
+      ${DIFF_DROPIN_ENV-${DIFF_EXTRA_ENV:-}} || status=1
     if [ "$status" -eq 0 ] && ! cmp -s "$work/out.ref.1" "$work/out.dropin.$i"; then
       echo "FAIL $name: output differs on the drop-in libuv.so.1 (run $i)"
       diff -u --label "libuv/$name" --label "dropin/$name" \

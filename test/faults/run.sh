@@ -25,6 +25,24 @@
 # from a thread, a timer), wake (test/faults/wake_work.c: signal handles
 # started and stopped on three threads while signals come, and pool
 # completions one after another -- the two hangs this suite first found).
+# Two more workloads run many programs, each program a run, a slice of
+# them per seed (seed S takes the items whose place in the list is S
+# modulo the slice count, so consecutive seeds cover the whole list):
+#   diff     the diff scenarios (test/diff/NNN_*.c, a tenth per seed), built
+#            against the system's libuv; a run is clean when it exits 0
+#            and prints what it printed without faults on real libuv, an
+#            error when it exits non-zero or prints something else (the
+#            scenarios print every status their callbacks get)
+#   uvtests  libuv's own tests from its test runner (run-tests NAME NAME:
+#            the test alone, in the runner's process), the list
+#            $uvtests_list below, a fifth per seed; an error when the test
+#            fails an assertion or returns non-zero. Needs the runner
+#            test/clients/libuv/build made ($CLIENTS_BUILD/libuv/real/,
+#            default build/clients/ of the source tree; set UVTESTS_DIR to
+#            another kit directory); skipped without it. As root each test
+#            runs as $CLIENTS_TEST_USER (libuv's runner refuses root) in
+#            its own network namespace (its fixed ports cannot collide).
+# Neither is in the default list of workloads.
 # Libraries (--libs; default "libuv dropin"): libuv is the system's
 # libuv.so.1, dropin the build's dropin/.libs/libuv.so.1.
 #
@@ -89,7 +107,8 @@ head -c 300007 /dev/urandom > "$work/root/big.bin"
 printf 'hello\n' > "$work/hello"
 
 # faulted SET SEED CMD...: CMD under the fault set, in the background; sets
-# $pid. The library is chosen by $libdir (empty: the system's).
+# $pid. The library is chosen by $libdir (empty: the system's). $wrap, when
+# set, is a program that starts what follows it (not under the faults).
 faulted() {
   set_=$1 seed_=$2
   shift 2
@@ -98,11 +117,12 @@ faulted() {
       case $set_ in io-*) point='posix/io/*' ;; mm-*) point='libc/mm/*' ;; *) point='posix/io/rw/write' ;; esac
       p=$(echo "${set_#*-}" | awk '{printf "%g", $1 / 100}')
       FIU_PRNG_SEED=$seed_ LD_LIBRARY_PATH=$libdir \
-        fiu-run -x -f "" -c "enable_random name=$point,probability=$p" "$@" &
+        ${wrap:-} fiu-run -x -f "" -c "enable_random name=$point,probability=$p" "$@" &
       ;;
     sys-*)
       p=$(echo "${set_#*-}" | awk '{printf "%g", $1 / 100}')
-      PHASELOOP_FAULTS=$p PHASELOOP_FAULTS_SEED=$seed_ LD_PRELOAD=$work/inject.so LD_LIBRARY_PATH=$libdir "$@" &
+      LD_LIBRARY_PATH=$libdir ${wrap:-} env PHASELOOP_FAULTS="$p" PHASELOOP_FAULTS_SEED="$seed_" \
+        LD_PRELOAD="$work/inject.so" "$@" &
       ;;
     *) echo "run.sh: unknown fault set $set_" >&2; exit 2 ;;
   esac
@@ -136,9 +156,14 @@ status_outcome() {
     *)
       if [ "$1" -gt 128 ]; then
         # A crash whose cause was printed: the library named the call that
-        # failed, or the workload said it had no memory (the example
-        # servers abort then, on either library).
-        if grep -q -E '^phaseloop: .* failed: |: out of memory$' "$2" 2> /dev/null; then echo crash+msg; else echo crash; fi
+        # failed, the workload said it had no memory (the example servers
+        # abort then, on either library), or an assertion failed (libuv's
+        # own, or glibc's: getaddrinfo's without memory).
+        if grep -q -E "^phaseloop: .* failed: |: out of memory\$|: Assertion \`.*' failed\.\$" "$2" 2> /dev/null; then
+          echo crash+msg
+        else
+          echo crash
+        fi
       else
         echo error
       fi
@@ -226,27 +251,153 @@ run_server() {  # run_server NAME SET SEED -> outcome
   done
 }
 
+# slice SEED COUNT ITEM...: the items whose place in the list is SEED
+# modulo COUNT.
+slice() {
+  s_=$(($1 % $2)) c_=$2 i_=0
+  shift 2
+  for x_; do
+    [ $((i_ % c_)) -eq "$s_" ] && echo "$x_"
+    i_=$((i_ + 1))
+  done
+}
+
+# The diff scenarios: built once each (against the system's libuv) and run
+# once without faults on it; what that printed is what a clean run prints.
+# A scenario that does not build or pass there is left out, and said so.
+diff_scenarios=$(cd "$src/test/diff" && ls [0-9][0-9][0-9]_*.c | sed 's/\.c$//')
+diff_ready() {  # diff_ready NAME: true when $work/diff/NAME and NAME.expected exist
+  [ -f "$work/diff/$1.expected" ] && return 0
+  [ -f "$work/diff/$1.unusable" ] && return 1
+  mkdir -p "$work/diff/scratch-$1"
+  # shellcheck disable=SC2086
+  if $cc $flags -I"$src/test/diff" -o "$work/diff/$1" "$src/test/diff/$1.c" $uvlibs > "$work/diff/$1.build" 2>&1 &&
+    (cd "$work/diff/scratch-$1" && timeout -k 5 "$limit" "$work/diff/$1") > "$work/diff/$1.out" 2> /dev/null < /dev/null; then
+    mv "$work/diff/$1.out" "$work/diff/$1.expected"
+    return 0
+  fi
+  : > "$work/diff/$1.unusable"
+  echo "faults: diff/$1 left out: it does not build against the system's libuv or fails there without faults" >&2
+  return 1
+}
+
+run_diff() {  # run_diff NAME SET SEED -> outcome
+  out=$work/run.err
+  : > "$work/client.err"
+  cd "$work/diff/scratch-$1" || exit 1
+  faulted "$2" "$3" "$work/diff/$1" > "$work/diff/run.out" 2> "$out" < /dev/null
+  wait_for "$pid" "$limit"
+  if [ "$st" = 0 ] && ! cmp -s "$work/diff/run.out" "$work/diff/$1.expected"; then
+    echo "printed something else than without faults" > "$work/client.err"
+    echo error
+    return
+  fi
+  status_outcome "$st" "$out"
+}
+
+# libuv's own tests: a sample of those that need no helper process from
+# the runner, across the loop, TCP, UDP, pipes, polls, processes,
+# signals, files and the threadpool. Left out: tests that, given an
+# error, wait for bytes it stopped, on either library -- a program's wait,
+# not the loop's (tcp_close_reset_accepted ignores its writes' statuses and
+# its server waits for all 16 bytes; in tcp_alloc_cb_fail an EMFILE makes
+# the server close the waiting connection, as libuv does, and the client
+# never reads).
+uvtests_list="timer_again timer_order idle_starvation async loop_stop run_once
+  tcp_write_queue_order tcp_try_write tcp_close tcp_read_stop_start
+  tcp_write_to_half_open_connection tcp_unexpected_read delayed_accept
+  multiple_listen connection_fail tcp_close_while_connecting ipc_send_recv_tcp_inprocess
+  udp_send_and_recv udp_mmsg udp_try_send udp_connect pipe_getsockname pipe_pending_instances
+  pipe_connect_multiple poll_duplex poll_unidirectional spawn_stdout spawn_and_kill
+  spawn_and_ping spawn_exit_code we_get_signal we_get_signals signal_multiple_loops
+  fs_file_async fs_async_dir fs_async_sendfile fs_write_alotof_bufs fs_copyfile
+  fs_read_bufs fs_event_watch_file threadpool_queue_work_simple threadpool_cancel_fs
+  threadpool_cancel_work random_async metrics_idle_time_thread getaddrinfo_basic
+  fs_poll socket_buffer_size"
+uvtests_dir=${UVTESTS_DIR:-${CLIENTS_BUILD:-$src/build/clients}/libuv}
+uvtests_ready=
+uvtests_ready() {
+  [ -n "$uvtests_ready" ] && { [ "$uvtests_ready" = yes ]; return; }
+  uvtests_ready=no
+  if [ ! -x "$uvtests_dir/real/run-tests" ] || [ ! -d "$uvtests_dir/src/test/fixtures" ]; then
+    echo "faults: uvtests skipped: no libuv test runner in $uvtests_dir (test/clients/libuv/build real makes it)" >&2
+    return 1
+  fi
+  mkdir -p "$work/uvtests/test"
+  ln -sf "$uvtests_dir/src/test/fixtures" "$work/uvtests/test/fixtures"
+  uvwrap=
+  if [ "$(id -u)" = 0 ]; then
+    user=${CLIENTS_TEST_USER:-phaseloop-test}
+    if ! id -u "$user" > /dev/null 2>&1; then
+      useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$user" ||
+        { echo "faults: uvtests skipped: cannot create the user $user" >&2; return 1; }
+    fi
+    for c in setpriv unshare ip; do
+      command -v $c > /dev/null || { echo "faults: uvtests skipped: $c not found (util-linux, iproute2)" >&2; return 1; }
+    done
+    # The runner refuses root: the test runs as $user, in a network
+    # namespace of its own with only loopback up.
+    cat > "$work/uvtests/wrap" <<WRAP
+#!/bin/sh
+exec unshare --net sh -c 'ip link set lo up && exec setpriv --reuid=$(id -u "$user") --regid=$(id -g "$user") --clear-groups "\$@"' sh "\$@"
+WRAP
+    chmod 755 "$work/uvtests/wrap"
+    chmod 755 "$work" "$work/inject.so"
+    chown -R "$user" "$work/uvtests"
+    uvwrap=$work/uvtests/wrap
+  fi
+  uvtests_ready=yes
+}
+
+run_uvtest() {  # run_uvtest NAME SET SEED -> outcome
+  out=$work/run.err
+  : > "$work/client.err"
+  cd "$work/uvtests" || exit 1
+  wrap=$uvwrap
+  faulted "$2" "$3" "$uvtests_dir/real/run-tests" "$1" "$1" > /dev/null 2> "$out" < /dev/null
+  wait_for "$pid" "$limit"
+  # The test's own assertion failing (libuv's ASSERT aborts) is a failure
+  # the test saw and reported.
+  case $st in
+    hang) echo hang ;;
+    *) if [ "$st" != 0 ] && grep -q 'Assertion failed in' "$out"; then echo error; else status_outcome "$st" "$out"; fi ;;
+  esac
+}
+
 results=$work/results
 : > "$results"
 for set in $(echo "$sets" | tr ',' ' '); do
   for w in $(echo "$workloads" | tr ',' ' '); do
     seed=$first
     while [ "$seed" -le "$last" ]; do
-      for lib in $libs; do
-        case $lib in
-          libuv) libdir= ;;
-          dropin) libdir=$dropin ;;
-          *) echo "run.sh: unknown library $lib" >&2; exit 2 ;;
-        esac
-        case $w in
-          fs|mix|wake) o=$(run_program "$w" "$set" "$seed") ;;
-          echo|http) o=$(run_server "$w" "$set" "$seed") ;;
-          *) echo "run.sh: unknown workload $w" >&2; exit 2 ;;
-        esac
-        echo "$lib $set $w $seed $o" >> "$results"
-        msg=
-        case $o in clean|error) ;; *) msg=" -- $(grep -v '^inject:' "$work/run.err" "$work/client.err" 2> /dev/null | tail -n 2 | tr '\n' ' ')" ;; esac
-        echo "faults: $lib $set $w seed $seed: $o$msg"
+      case $w in
+        fs|mix|wake|echo|http) items=- ;;
+        diff) items=$(slice "$seed" 10 $diff_scenarios) ;;
+        uvtests) items=; uvtests_ready && items=$(slice "$seed" 5 $uvtests_list) ;;
+        *) echo "run.sh: unknown workload $w" >&2; exit 2 ;;
+      esac
+      for item in $items; do
+        [ "$w" != diff ] || diff_ready "$item" || continue
+        for lib in $libs; do
+          case $lib in
+            libuv) libdir= ;;
+            dropin) libdir=$dropin ;;
+            *) echo "run.sh: unknown library $lib" >&2; exit 2 ;;
+          esac
+          name=$w
+          case $w in
+            fs|mix|wake) o=$(run_program "$w" "$set" "$seed") ;;
+            echo|http) o=$(run_server "$w" "$set" "$seed") ;;
+            diff) o=$(run_diff "$item" "$set" "$seed"); name=diff/$item ;;
+            uvtests) o=$(run_uvtest "$item" "$set" "$seed"); name=uvtests/$item ;;
+          esac
+          echo "$lib $set $name $seed $o" >> "$results"
+          msg=
+          case $o in clean) ;; error) [ ! -s "$work/client.err" ] || msg=" -- $(tail -n 1 "$work/client.err")" ;;
+            *) msg=" -- $(grep -v '^inject:' "$work/run.err" "$work/client.err" 2> /dev/null | tail -n 2 | tr '\n' ' ')" ;;
+          esac
+          echo "faults: $lib $set $name seed $seed: $o$msg"
+        done
       done
       seed=$((seed + 1))
     done

@@ -255,6 +255,42 @@ TEST(poller, churn_compacts_the_queue_and_keeps_live_entries_in_order) {
   p.close();
 }
 
+// Once its fds have room (reserve()), watching them allocates nothing,
+// however the watches and unwatches go, with flushes between them or
+// not: the queue's capacity never changes, so a watch cannot fail for
+// want of memory.
+TEST(poller, watching_reserved_fds_never_grows_the_queue) {
+  poller p;
+  ASSERT_EQ(p.open(), 0);
+  std::vector<socket_pair> pairs(40);
+  std::vector<io_watcher> w(pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); i++) {
+    w[i].fd = pairs[i].fd[0];
+    ASSERT_EQ(p.reserve(w[i].fd), 0);
+  }
+  const std::size_t capacity = p.queue_capacity();
+  ASSERT_GT(capacity, 0u);
+  for (int round = 0; round < 300; round++) {
+    // Every fd queued, most unwatched again (stale entries), a few
+    // watched for more (a second change of a queued fd adds no entry).
+    for (io_watcher& x : w) ASSERT_EQ(p.watch(x, io_readable), 0);
+    for (std::size_t i = 0; i < w.size(); i++) {
+      if (i % 7 == static_cast<std::size_t>(round) % 7) {
+        ASSERT_EQ(p.watch(w[i], phaseloop::detail::io_writable), 0);
+      } else {
+        p.unwatch(w[i], io_readable);
+      }
+    }
+    if (round % 3 == 0) p.flush(no_failure, nullptr);
+    ASSERT_EQ(p.queue_capacity(), capacity) << "round " << round;
+  }
+  p.flush(no_failure, nullptr);
+  for (io_watcher& x : w) p.unwatch(x, io_readable | phaseloop::detail::io_writable);
+  EXPECT_EQ(p.queue_capacity(), capacity);
+  EXPECT_EQ(p.count(), 0u);
+  p.close();
+}
+
 // A watcher that takes an fd number over from a queued watcher that was
 // never unwatched inherits its queue entry: one registration, no change
 // left pending afterwards.

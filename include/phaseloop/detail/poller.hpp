@@ -88,9 +88,10 @@ class poller {
   /// Number of fds watched.
   unsigned count() const noexcept { return count_; }
 
-  /// Makes room for `fd` in the poller's tables, so that watching it later
-  /// needs no memory of the poller's (a handle calls this when it takes
-  /// the fd). 0, or errc for a bad fd or no memory.
+  /// Makes room for `fd` in the poller's tables and queue, so that
+  /// watching it later needs no memory of the poller's and cannot fail
+  /// (a handle calls this when it takes the fd). 0, or errc for a bad fd
+  /// or no memory.
   int reserve(int fd) noexcept;
   /// Adds `events` to what `w` (whose fd is set) is watched for; the kernel
   /// is told at the next flush(), or at once when there is no memory to
@@ -116,6 +117,9 @@ class poller {
   /// first use), as libuv >= 1.45 batches them; without liburing, or when
   /// the ring cannot be made, flush() makes the calls one by one.
   void set_batching(bool on) noexcept { batching_ = on; }
+  /// How many changes the queue holds without allocating (for tests: it
+  /// stays put once the fds are reserved).
+  std::size_t queue_capacity() const noexcept { return changes_.capacity(); }
   /// True once flush() has a working ring for its batches.
   bool batching_ready() const noexcept { return ring_ != nullptr; }
   /// Removes `events`; with none left, the fd is no longer watched. O(1).
@@ -155,7 +159,8 @@ class poller {
   // by fd rather than by link so that a watcher stays small enough for
   // libuv's uv_poll_t. An entry is live while the fd's watcher names it
   // (queued_at); unwatch() only forgets the index, and flush() and
-  // compact_() skip the stale entry.
+  // compact_() skip the stale entry. Its capacity is twice the table's
+  // size (reserve()), so queueing an fd with room allocates nothing.
   std::vector<int> changes_;
   unsigned queued_ = 0;     // live entries in changes_
   bool flushing_ = false;   // flush() is walking changes_: no compaction
