@@ -242,6 +242,7 @@ class stream : public handle {
   shutdown_req* shutdown_req_ = nullptr;
   int accepted_fd_ = -1;
   int delayed_error_ = 0;      // an error to report later (bind, connect)
+  int write_error_ = 0;        // the failed write that ended writing (write_())
   detail::io_watcher watcher_;
   write_req::list write_queue_;
   write_req::list completed_;  // finished writes whose callbacks are due

@@ -301,7 +301,10 @@ int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, handle* se
   detail::loop_seam::started(*loop_, r, this);
   write_queue_size_ += count_bytes(bufs, nbufs);
   write_queue_.push_back(r);
-  if (connect_req_ != nullptr) {
+  if (write_error_ != 0) [[unlikely]] {
+    flush_writes_(write_error_);  // (r is the only one queued)
+    feed_();
+  } else if (connect_req_ != nullptr) {
     // Written once connected.
   } else if (queue_was_empty) {
     write_();
@@ -313,6 +316,7 @@ int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, handle* se
 
 int stream::try_write2(const fs_buf bufs[], unsigned nbufs, handle* send) noexcept {
   if (connect_req_ != nullptr || write_queue_size_ != 0) return errc::again;
+  if (write_error_ != 0) [[unlikely]] return write_error_;  // see write_()
   // libuv checks the handle to send as write2 does from 1.53 only.
   if (int err = check_before_write_(nbufs, loop_->order() >= profile::libuv_1_53 ? send : nullptr); err < 0) return err;
   const ssize_t n = try_write_(bufs, nbufs, send);
@@ -395,8 +399,13 @@ void stream::write_() {
         return;
       }
     } else if (n != errc::again) {
+      // Nothing is written after a failed write: a byte stream with a
+      // hole is worse than an error. The requests behind it, and any made
+      // later, get its error (libuv goes on with them).
       r->error_ = static_cast<int>(n);
+      write_error_ = r->error_;
       finish_write_(*r);
+      flush_writes_(write_error_);
       unwatch_(write_events);
       return;
     }

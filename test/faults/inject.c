@@ -14,7 +14,9 @@
  * it is ready with phaseloop_faults_set(P) (test/faults/refused_work.c).
  * Each failure is counted; at exit the count goes to standard error as
  * "inject: N faults" when PHASELOOP_FAULTS_REPORT is set; with
- * PHASELOOP_FAULTS_LOG set, each failure is told there as it is made. */
+ * PHASELOOP_FAULTS_LOG set, each failure is told there as it is made.
+ * write and writev (which libfiu wraps too) fail only when
+ * PHASELOOP_FAULTS_CALLS names them (test/faults/write_error_work.c). */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -28,6 +30,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static double probability;
@@ -76,9 +79,9 @@ static int named(const char* call) {
   return 0;
 }
 
-/* Whether this call fails; if so errno is set to one of `errs`. */
-static int fail(const char* call, const int* errs, int nerrs) {
-  if (!ready || probability <= 0 || !named(call)) return 0;
+/* Whether this call fails, the generator drawn: if so errno is set to one
+ * of `errs`. */
+static int draw(const char* call, const int* errs, int nerrs) {
   uint64_t r = next_random();
   if ((double)(r >> 11) * 0x1.0p-53 >= probability) return 0;
   int e = errs[(r & 0xffff) % (unsigned)nerrs];
@@ -90,6 +93,19 @@ static int fail(const char* call, const int* errs, int nerrs) {
   }
   errno = e;
   return 1;
+}
+
+/* Whether this call fails: a call PHASELOOP_FAULTS_CALLS names, or any
+ * without the variable. */
+static int fail(const char* call, const int* errs, int nerrs) {
+  if (!ready || probability <= 0 || !named(call)) return 0;
+  return draw(call, errs, nerrs);
+}
+
+/* The same for a call that fails only when named. */
+static int fail_named(const char* call, const int* errs, int nerrs) {
+  if (!ready || probability <= 0 || only == NULL || !named(call)) return 0;
+  return draw(call, errs, nerrs);
 }
 
 #define REAL(name) \
@@ -170,4 +186,20 @@ int socketpair(int domain, int type, int protocol, int fds[2]) {
   ERRS(EMFILE, ENFILE, ENOBUFS, ENOMEM);
   if (fail("socketpair", errs, NERRS)) return -1;
   return real_socketpair(domain, type, protocol, fds);
+}
+
+/* write(2) and writev(2) on a socket: what the kernel may answer besides
+ * EAGAIN (ENOMEM: no memory for the send buffer). Only when named. */
+ssize_t write(int fd, const void* buf, size_t count) {
+  REAL(write);
+  ERRS(ENOMEM);
+  if (fd > 2 && fail_named("write", errs, NERRS)) return -1;
+  return real_write(fd, buf, count);
+}
+
+ssize_t writev(int fd, const struct iovec* iov, int iovcnt) {
+  REAL(writev);
+  ERRS(ENOMEM);
+  if (fail_named("writev", errs, NERRS)) return -1;
+  return real_writev(fd, iov, iovcnt);
 }
