@@ -16,7 +16,10 @@
  * "inject: N faults" when PHASELOOP_FAULTS_REPORT is set; with
  * PHASELOOP_FAULTS_LOG set, each failure is told there as it is made.
  * write and writev (which libfiu wraps too) fail only when
- * PHASELOOP_FAULTS_CALLS names them (test/faults/write_error_work.c). */
+ * PHASELOOP_FAULTS_CALLS names them (test/faults/write_error_work.c). So
+ * does close, as Linux fails it: the descriptor is closed, and then EINTR
+ * or EIO is returned (libfiu's close fails without closing, which no
+ * kernel does; run.sh's io sets take close from here instead). */
 
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -202,4 +205,13 @@ ssize_t writev(int fd, const struct iovec* iov, int iovcnt) {
   ERRS(ENOMEM);
   if (fail_named("writev", errs, NERRS)) return -1;
   return real_writev(fd, iov, iovcnt);
+}
+
+/* close(2): Linux releases the descriptor whatever it then returns. */
+int close(int fd) {
+  REAL(close);
+  ERRS(EINTR, EIO);
+  const int r = real_close(fd);
+  if (r == 0 && fd > 2 && fail_named("close", errs, NERRS)) return -1;
+  return r;
 }
