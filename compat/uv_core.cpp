@@ -8,7 +8,6 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <new>
 
 #include "phaseloop/dns.hpp"
@@ -99,7 +98,7 @@ uv_loop_t* uv_default_loop(void) {
   } else {
     // libuv returns NULL silently, and most programs use the result
     // unchecked: the crash that follows then has its cause on stderr.
-    pl::os::warn("uv_default_loop failed: %s (%s); it returns NULL", std::strerror(-err), pl::error_name(err));
+    pl::os::warn("uv_default_loop failed: %s (%s); it returns NULL", pl::error_message(err), pl::error_name(err));
   }
   return C(l);
 }
