@@ -410,11 +410,10 @@ bool frame_in(JSContext* cx, JS::HandleObject frame, const std::string& path, un
     std::string s;
     if (JS::GetSavedFrameSource(cx, nullptr, f, &src) == JS::SavedFrameResult::Ok && src &&
         to_utf8(cx, src, s) && s == path) {
-      uint32_t l = 0, c = 0;
+      uint32_t l = 0;
       JS::GetSavedFrameLine(cx, nullptr, f, &l);
-      JS::GetSavedFrameColumn(cx, nullptr, f, &c);
       line = l;
-      column = c;
+      column = saved_frame_column(cx, f);
       return line > 0;
     }
     JS::RootedObject parent(cx);

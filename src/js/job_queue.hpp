@@ -31,6 +31,11 @@ class promise_job_queue final : public JS::JobQueue {
 
   bool empty() const override { return e_.microtasks_waiting() == 0; }
 
+#if MOZJS_MAJOR_VERSION >= 128
+  // runJobs() never stops before the queue is empty.
+  bool isDrainingStopped() const override { return false; }
+#endif
+
  private:
   // The debugger's "interrupt the debuggee's queue": nothing to save, since
   // no debugger ever runs.

@@ -212,11 +212,10 @@ bool top_frame(JSContext* cx, JS::HandleObject frame, std::string& file, unsigne
       !to_utf8(cx, src, file)) {
     return false;
   }
-  uint32_t l = 0, c = 0;
+  uint32_t l = 0;
   JS::GetSavedFrameLine(cx, nullptr, frame, &l);
-  JS::GetSavedFrameColumn(cx, nullptr, frame, &c);
   line = l;
-  column = c;
+  column = saved_frame_column(cx, frame);
   return true;
 }
 

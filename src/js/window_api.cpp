@@ -453,12 +453,10 @@ const JSFunctionSpec window_functions[] = {
 bool define_window_api(window_engine& e, JS::HandleObject global) {
   JSContext* cx = e.cx();
   if (!JS_DefineFunctions(cx, global, window_functions)) return false;
-  JS::RootedObject deadline(cx, JS_InitClass(cx, global, nullptr, &deadline_class, illegal_constructor, 0,
-                                             deadline_props, deadline_methods, nullptr, nullptr));
-  JS::RootedObject port(cx, JS_InitClass(cx, global, nullptr, &port_class, illegal_constructor, 0,
-                                         nullptr, port_methods, nullptr, nullptr));
-  JS::RootedObject channel(cx, JS_InitClass(cx, global, nullptr, &channel_class, channel_construct, 0,
-                                            nullptr, nullptr, nullptr, nullptr));
+  JS::RootedObject deadline(
+      cx, init_class(cx, global, &deadline_class, illegal_constructor, 0, deadline_props, deadline_methods));
+  JS::RootedObject port(cx, init_class(cx, global, &port_class, illegal_constructor, 0, nullptr, port_methods));
+  JS::RootedObject channel(cx, init_class(cx, global, &channel_class, channel_construct, 0, nullptr, nullptr));
   if (!deadline || !port || !channel) return false;
   e.set_proto(window_proto::idle_deadline, deadline);
   e.set_proto(window_proto::message_port, port);
