@@ -2,8 +2,10 @@
  * 196: argument checks libuv 1.53 added, each against what the version
  * built for does:
  *   - UDP sends of no buffer: libuv 1.44 asserts (so this part needs a
- *     newer one); 1.50 refuses uv_udp_try_send but sends an empty datagram
- *     for uv_udp_send; from 1.53 both refuse with EINVAL;
+ *     newer one); 1.50 refuses uv_udp_try_send, and uv_udp_send asserts
+ *     in a build with assertions (Debian's) and sends an empty datagram in
+ *     one without, so it is tried only when built for 1.53, from which
+ *     both refuse with EINVAL;
  *   - uv_try_write2 with a handle to send on a pipe that is not an IPC
  *     pipe: before 1.53 the handle is not checked (the bytes are written);
  *     from 1.53 it is, as uv_write2 does: EINVAL;
@@ -40,10 +42,12 @@ static void on_recv(uv_udp_t* h, ssize_t nread, const uv_buf_t* buf, const struc
   if (++got == expected) uv_close((uv_handle_t*) h, NULL);
 }
 
+#if UV_VERSION_HEX >= 0x013500
 static void on_send(uv_udp_send_t* req, int status) {
   (void) req;
   say("send of no buffer completes: %s", rc_name(status));
 }
+#endif
 
 static void udp_empty(void) {
   struct sockaddr_in addr;
@@ -61,9 +65,15 @@ static void udp_empty(void) {
   r = uv_udp_try_send(&tx, &none, 0, (const struct sockaddr*) &bound);
   say("try_send of no buffer: %s", rc_name(r));
   if (r >= 0) expected++;
+#if UV_VERSION_HEX >= 0x013500
   r = uv_udp_send(&req, &tx, &none, 0, (const struct sockaddr*) &bound, on_send);
   say("send of no buffer: %s", rc_name(r));
   if (r == 0) expected++;
+#else
+  (void) req;
+  say("send of no buffer: not tried (libuv %d.%d asserts on it when built with assertions)", UV_VERSION_MAJOR,
+      UV_VERSION_MINOR);
+#endif
   if (expected == 0) uv_close((uv_handle_t*) &rx, NULL);
   run_say(&loop, UV_RUN_DEFAULT);
   uv_close((uv_handle_t*) &tx, NULL);
