@@ -29,7 +29,7 @@ static_assert(unsigned{io_readable} == unsigned{EPOLLIN} && unsigned{io_writable
 
 #if PHASELOOP_HAVE_LIBURING
 struct poller::ctl_ring {
-  static constexpr unsigned entries = 64;  // changes per system call
+  static constexpr unsigned entries = 256;  // changes per system call (libuv's ring size)
   io_uring ring;
   struct change {
     int fd;

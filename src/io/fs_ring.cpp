@@ -78,7 +78,7 @@ enum : std::uint8_t { off_ring = 0, queued = 1, handed = 2 };
 
 struct fs_ring final : loop_part {
   static const char tag;
-  static constexpr unsigned entries = 256;
+  static constexpr unsigned entries = 64;  // libuv's size for its file ring
 
   io_uring ring{};
   io_watcher watcher;

@@ -4,8 +4,9 @@
 # drop-in libuv.so.1, watch two pipes (two registrations in one poll: a
 # batch) and make a few file requests, then count the io_uring instances
 # they hold (links to anon_inode:[io_uring] in /proc/self/fd), told apart
-# by their size in /proc/self/fdinfo: the file ring (256 entries) and the
-# poller's epoll_ctl ring (64). Under each profile, with and without
+# by their size in /proc/self/fdinfo: the file ring (64 entries) and the
+# epoll_ctl ring (256), libuv's sizes, so that the same probe counts real
+# libuv's rings too. Under each profile, with and without
 # uv_loop_configure(UV_LOOP_USE_IO_URING_SQPOLL), $UV_USE_IO_URING and
 # $PHASELOOP_IO_URING. The requests' results must be right either way.
 #
@@ -103,7 +104,7 @@ int main(int argc, char** argv) {
   uv_fs_stat(&loop, &st, argv[1], on_stat);
   uv_fs_write(&loop, &wr, fd, &b, 1, 0, on_write);
   uv_run(&loop, UV_RUN_DEFAULT);
-  printf("fs %d ctl %d done %d\n", rings(256), rings(64), done);
+  printf("fs %d ctl %d done %d\n", rings(64), rings(256), done);
   close(fd);
   return uv_loop_close(&loop) == 0 && done == 3 ? 0 : 5;
 }
@@ -162,15 +163,31 @@ if ! grep -q "PHASELOOP_IO_URING=maybe is not on, off, sqpoll, 1 or 0; ignored" 
   echo "FAIL: PHASELOOP_IO_URING=maybe was not reported"; status=1
 fi
 
-# An unmodified program built against Debian's libuv, on the drop-in.
+# An unmodified program built against the system's libuv, on the drop-in
+# (which behaves by default as the version it was configured for) and on
+# that libuv itself: what each version does untold (no UV_USE_IO_URING, no
+# asking), by the rules above.
+untold() {  # untold MINOR -> "FS CTL"
+  if [ "$1" -le 44 ]; then echo "0 0"; elif [ "$1" -le 48 ]; then echo "1 1"; else echo "0 1"; fi
+}
+minor_of() { sed -n 's/^1\.\([0-9][0-9]*\)\..*/\1/p'; }
 if [ -n "${DIFF_REF_CFLAGS+set}" ] && [ -f "${DIFF_DROPIN_DIR:-/nonexistent}/libuv.so.1" ]; then
+  # shellcheck disable=SC2086
   ${CC:-cc} $DIFF_REF_CFLAGS "$tmp/probe.c" -o "$tmp/ref" $DIFF_REF_LIBS ||
     { echo "FAIL: the probe does not build against libuv"; exit 1; }
-  expect 0 0 "$tmp/ref" no LD_LIBRARY_PATH="$DIFF_DROPIN_DIR"
+  printf '#include <stdio.h>\n#include <uv.h>\nint main(void) { puts(uv_version_string()); return 0; }\n' > "$tmp/version.c"
+  # shellcheck disable=SC2086
+  ${CC:-cc} $DIFF_REF_CFLAGS "$tmp/version.c" -o "$tmp/version" $DIFF_REF_LIBS ||
+    { echo "FAIL: the version probe does not build against libuv"; exit 1; }
+  real=$("$tmp/version" | minor_of)
+  dropin=$(env -u PHASELOOP_PROFILE LD_LIBRARY_PATH="$DIFF_DROPIN_DIR" "$tmp/version" | minor_of)
+  # shellcheck disable=SC2046
+  expect $(untold "$dropin") "$tmp/ref" no LD_LIBRARY_PATH="$DIFF_DROPIN_DIR"
   expect 1 1 "$tmp/ref" no LD_LIBRARY_PATH="$DIFF_DROPIN_DIR" PHASELOOP_IO_URING=on
   expect 1 1 "$tmp/ref" no LD_LIBRARY_PATH="$DIFF_DROPIN_DIR" PHASELOOP_PROFILE=libuv-1.48.0
-  # Debian's libuv 1.44 itself has no io_uring.
-  expect 0 0 "$tmp/ref" no PHASELOOP_IO_URING=on
+  # The system's libuv itself (phaseloop's switch means nothing to it).
+  # shellcheck disable=SC2046
+  expect $(untold "$real") "$tmp/ref" no PHASELOOP_IO_URING=on
 else
   echo "FAIL: no reference libuv or drop-in to run the unmodified program on"
   status=1

@@ -332,7 +332,7 @@ void batched_script(bool batching, bool* ring_used) {
   poller p;
   ASSERT_EQ(p.open(), 0);
   p.set_batching(batching);
-  constexpr int n = 100;  // more than one chunk of the ring (64)
+  constexpr int n = 300;  // more than one chunk of the ring (256)
   std::vector<socket_pair> pairs(n);
   std::vector<io_watcher> ws(n);
   for (int i = 0; i < n; i++) {
@@ -356,8 +356,8 @@ void batched_script(bool batching, bool* ring_used) {
 
   // Every watched fd reports: all were registered.
   for (int i = 0; i < n; i++) ASSERT_EQ(::write(pairs[i].fd[1], "x", 1), 1);
-  io_event events[256];
-  EXPECT_EQ(p.wait(1000, events, 256, false), n);
+  io_event events[n];
+  EXPECT_EQ(p.wait(1000, events, n, false), n);
   p.end_batch();
 
   // Modifications in a batch: every fd now also watched for writing.
@@ -366,7 +366,7 @@ void batched_script(bool batching, bool* ring_used) {
   p.flush(refusal_log::cb, &log);
   EXPECT_EQ(log.refused.size(), 1u);
   EXPECT_FALSE(p.has_changes());
-  const int got = p.wait(1000, events, 256, false);
+  const int got = p.wait(1000, events, n, false);
   EXPECT_EQ(got, n);
   for (int i = 0; i < got; i++) EXPECT_NE(events[i].events & phaseloop::detail::io_writable, 0u);
   p.end_batch();
