@@ -1,10 +1,10 @@
 #!/bin/sh
-# run-ref.sh -- every diff scenario against one of the newer real libuv
+# run-ref.sh -- every diff scenario against one of the other real libuv
 # versions tools/install-libuv-refs installs, phaseloop behaving as that
 # version (PHASELOOP_PROFILE=libuv-VERSION).
 #
 # Usage: test/diff/run-ref.sh VERSION [run-all.sh options...]
-#   VERSION   1.50.0 or 1.53.0 (the directory .oracle/libuv-MAJOR.MINOR)
+#   VERSION   1.44.2, 1.50.0 or 1.53.0 (the directory .oracle/libuv-MAJOR.MINOR)
 # Environment: PHASELOOP_BUILD (default <repo>/build), PHASELOOP_ORACLE_DIR
 # (default <repo>/.oracle). A reference with a shared libuv.so.1 (1.50) is
 # also replaced by the drop-in, as test/diff does with Debian's 1.44.

@@ -1,11 +1,11 @@
 #!/bin/sh
-# against-ref.sh -- include/phaseloop/uv/uv.h built for a newer libuv
+# against-ref.sh -- include/phaseloop/uv/uv.h built for another libuv
 # version (-DPHASELOOP_UV_VERSION_MINOR/PATCH) against that version's real
 # headers (tools/install-libuv-refs): the same sizes, offsets and constants
 # (check.sh), every macro name (check_macros.sh), the same functions,
 # typedefs and public members (check_sigs.sh).
 #
-# Usage: test/layout/against-ref.sh VERSION     (1.50.0 or 1.53.0)
+# Usage: test/layout/against-ref.sh VERSION     (1.44.2, 1.50.0 or 1.53.0)
 # Prints "N passed, M failed" over the three checks.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)

@@ -10,7 +10,7 @@
 # the same time):
 #   http  examples/servers/http_server-libuv (built against Debian's libuv)
 #         on the drop-in, GET / (keep-alive)
-#   node  Debian 12's Node 18 (test/clients/node's kit, fetched into the
+#   node  the Debian release's Node (test/clients/node's kit, fetched into the
 #         build tree) on the drop-in: an http hello-world
 # Each gets its own wrk (C connections, default 16, one thread) in 30 s
 # runs until M minutes (default 10) are up. Every 5 s: VmRSS and the count
@@ -60,12 +60,12 @@ start_http() {
   pid=$!
 }
 
-# start_node: Node 18 from the kit, on the drop-in, in its namespace.
+# start_node: the release's Node (18 or 20) from the kit, on the drop-in, in its namespace.
 start_node() {
   kit=$src/test/clients/node
   [ -x "$kit/fetch" ] || { echo "soak: node needs test/clients/node (a git checkout)" >&2; return 1; }
   PHASELOOP_BUILD=$build "$kit/fetch" > "$work/node-fetch.log" 2>&1 ||
-    { echo "soak: fetching Node 18 failed ($work/node-fetch.log)" >&2; return 1; }
+    { echo "soak: fetching Node failed ($work/node-fetch.log)" >&2; return 1; }
   root=$build/clients/node/root
   cat > "$work/server.js" <<'JS'
 const http = require('http');
