@@ -12,7 +12,8 @@
 #   DEBS             "package version sha256" lines: nodejs, libnode and
 #                    the node-* packages libnode reads at startup
 #                    (its Depends) with theirs
-#   SOURCES          "file sha256" lines: nodejs's source package
+#   SOURCE_VERSION   the nodejs source package whose test/ is run
+#   SOURCES          "file sha256" lines: that source package
 #   ORIG, DEBIAN_TAR its upstream tarball and its debian/ tarball
 #   SUITES           the archive suites the private apt configuration lists
 #   SYSTEM_LIBS      system libraries libnode links (besides libc, libstdc++,
@@ -32,6 +33,7 @@ case $NODE_RELEASE in
     # reach; binaries and tests come from the same source version.
     NODE_VERSION=18.20.4+dfsg-1~deb12u2
     NODE_UPSTREAM=18.20.4
+    SOURCE_VERSION=$NODE_VERSION
     LIBNODE=libnode.so.108
     DEBS="
 libnode108            $NODE_VERSION                         49c281c5fa259fa453a257e9cb0fcfb4385917ee21008ef1acbb5de2a9bb88a6
@@ -57,9 +59,16 @@ nodejs_18.20.4+dfsg-1~deb12u2.debian.tar.xz  9740da86ce7f8c554b7e71308df9903834c
     REF_UV_VERSION=1.44.2
     ;;
   trixie)
-    # Debian 13, recorded on 2026-12-02 from trixie's signed index.
+    # Debian 13, recorded on 2026-12-02 from trixie's signed index. The
+    # archive serves deb13u3's binaries but not its source (the .dsc and
+    # debian.tar.xz answer 404, also on debian-security); the tests come
+    # from the newest source it serves, deb13u2 (in the pool, no longer in
+    # the index: its files' sha256 are those of its .dsc, recorded the same
+    # day). deb13u3 only adds security fixes (permission model, TLS, HTTP/2:
+    # its changelog), outside the kit's test groups.
     NODE_VERSION=20.19.2+dfsg-1+deb13u3
     NODE_UPSTREAM=20.19.2
+    SOURCE_VERSION=20.19.2+dfsg-1+deb13u2
     LIBNODE=libnode.so.115
     DEBS="
 libnode115            $NODE_VERSION                         b459856250d6877cb528526aa3066eff78867fb041a8e8920a867b3f1bb8332f
@@ -73,14 +82,14 @@ node-balanced-match   2.0.0-1                               98a1c466bff6baf6780c
 node-xtend            4.0.2-3                               c64e37fbea40de012b59adbfa61e703b52c12713f34cbfd2d4049ebcc549f270
 "
     SOURCES="
-nodejs_20.19.2+dfsg-1+deb13u3.dsc            d70bf116f5f10b7d992ae527cc0a60e95ac7df308c16affb43b3776897220830
+nodejs_20.19.2+dfsg-1+deb13u2.dsc            a3bff34eff175567f923f5936e03c06c416841d92a0597aed13a58e48ccb5ae7
 nodejs_20.19.2+dfsg.orig.tar.xz              5e5559381ad031d245a8efa403458abbb73755f74c3e6380f185a4dd342b7949
 nodejs_20.19.2+dfsg.orig-ada.tar.xz          26deff017c505b316f2498aaf293c896f4ab92b5349b367cf21fe14fa2cbd1e1
 nodejs_20.19.2+dfsg.orig-types-node.tar.xz   cacb4b47fe0ad9250294545a33e5097c50b0a86f7bd1862cd73f99385f69a174
-nodejs_20.19.2+dfsg-1+deb13u3.debian.tar.xz  ce0e2e1a48255cb505fa57665b439b9601042a8b33e196ac1118f8265c14df3c
+nodejs_20.19.2+dfsg-1+deb13u2.debian.tar.xz  a13e879865bd61c698ad6fdeeb4b18bef46c7a6f6ce5921c70a0f97eb05e266c
 "
     ORIG=nodejs_20.19.2+dfsg.orig.tar.xz
-    DEBIAN_TAR=nodejs_20.19.2+dfsg-1+deb13u3.debian.tar.xz
+    DEBIAN_TAR=nodejs_20.19.2+dfsg-1+deb13u2.debian.tar.xz
     SUITES="trixie trixie-updates trixie-security"
     SYSTEM_LIBS="libbrotli1 libcares2 libicu76 libnghttp2-14 libssl3t64 zlib1g"
     REF_UV_PKG=libuv1t64
