@@ -142,6 +142,11 @@ EOF
     # The files go to a root-owned directory of the build tree: download
     # as root instead of warning that the _apt sandbox user cannot write it.
     -o "APT::Sandbox::User=root"
+    # A mirror may serve a snapshot whose Release file's Valid-Until has
+    # passed (sid's, a week after it was taken): apt still checks its
+    # signature, and every file fetched is pinned by version and checked
+    # against the index's hashes.
+    -o "Acquire::Check-Valid-Until=false"
     -q
   )
 }
