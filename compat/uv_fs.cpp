@@ -66,15 +66,16 @@ namespace {
 // Like INIT, it keeps `data` and leaves `statbuf` as it was (a program may
 // stat, then reuse the request, and still read the old statbuf). A
 // synchronous call (no loop) follows the libuv the program was built for,
-// as the C API's loops do.
-pl::fs_req* make(uv_fs_t* req) {
+// as the C API's loops do; a request on a loop follows its loop's profile,
+// so only a loopless one reads the process's version (and its variable).
+pl::fs_req* make(uv_loop_t* loop, uv_fs_t* req) {
   if (req == nullptr) return nullptr;
   void* saved = req->data;
   unsigned char saved_stat[sizeof req->statbuf];
   std::memcpy(saved_stat, &req->statbuf, sizeof saved_stat);
   auto* r = new (static_cast<void*>(req)) pl::fs_req;
   r->data = saved;
-  r->set_profile(pl::profile_of(pl::process_version()));
+  if (loop == nullptr) r->set_profile(pl::profile_of(pl::process_version()));
   std::memcpy(&req->statbuf, saved_stat, sizeof saved_stat);
   return r;
 }
@@ -111,185 +112,185 @@ int uv_fs_scandir_next(uv_fs_t* req, uv_dirent_t* ent) {
 // ---- operations ------------------------------------------------------------
 
 int uv_fs_open(uv_loop_t* loop, uv_fs_t* req, const char* path, int flags, int mode, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->open(L(loop), path, flags, mode, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_close(uv_loop_t* loop, uv_fs_t* req, uv_file file, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->close(L(loop), file, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_read(uv_loop_t* loop, uv_fs_t* req, uv_file file, const uv_buf_t bufs[], unsigned int nbufs, int64_t offset,
                uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->read(L(loop), file, B(bufs), nbufs, offset, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_write(uv_loop_t* loop, uv_fs_t* req, uv_file file, const uv_buf_t bufs[], unsigned int nbufs, int64_t offset,
                 uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->write(L(loop), file, B(bufs), nbufs, offset, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_unlink(uv_loop_t* loop, uv_fs_t* req, const char* path, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->unlink(L(loop), path, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_copyfile(uv_loop_t* loop, uv_fs_t* req, const char* path, const char* new_path, int flags, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->copyfile(L(loop), path, new_path, flags, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_mkdir(uv_loop_t* loop, uv_fs_t* req, const char* path, int mode, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->mkdir(L(loop), path, mode, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_mkdtemp(uv_loop_t* loop, uv_fs_t* req, const char* tpl, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->mkdtemp(L(loop), tpl, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_mkstemp(uv_loop_t* loop, uv_fs_t* req, const char* tpl, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->mkstemp(L(loop), tpl, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_rmdir(uv_loop_t* loop, uv_fs_t* req, const char* path, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->rmdir(L(loop), path, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_scandir(uv_loop_t* loop, uv_fs_t* req, const char* path, int flags, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->scandir(L(loop), path, flags, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_opendir(uv_loop_t* loop, uv_fs_t* req, const char* path, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->opendir(L(loop), path, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_readdir(uv_loop_t* loop, uv_fs_t* req, uv_dir_t* dir, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->readdir(L(loop), D(dir), F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_closedir(uv_loop_t* loop, uv_fs_t* req, uv_dir_t* dir, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->closedir(L(loop), D(dir), F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_stat(uv_loop_t* loop, uv_fs_t* req, const char* path, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->stat(L(loop), path, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_fstat(uv_loop_t* loop, uv_fs_t* req, uv_file file, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->fstat(L(loop), file, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_lstat(uv_loop_t* loop, uv_fs_t* req, const char* path, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->lstat(L(loop), path, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_statfs(uv_loop_t* loop, uv_fs_t* req, const char* path, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->statfs(L(loop), path, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_rename(uv_loop_t* loop, uv_fs_t* req, const char* path, const char* new_path, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->rename(L(loop), path, new_path, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_fsync(uv_loop_t* loop, uv_fs_t* req, uv_file file, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->fsync(L(loop), file, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_fdatasync(uv_loop_t* loop, uv_fs_t* req, uv_file file, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->fdatasync(L(loop), file, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_ftruncate(uv_loop_t* loop, uv_fs_t* req, uv_file file, int64_t offset, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->ftruncate(L(loop), file, offset, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_sendfile(uv_loop_t* loop, uv_fs_t* req, uv_file out_fd, uv_file in_fd, int64_t in_offset, size_t length,
                    uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->sendfile(L(loop), out_fd, in_fd, in_offset, length, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_access(uv_loop_t* loop, uv_fs_t* req, const char* path, int mode, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->access(L(loop), path, mode, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_chmod(uv_loop_t* loop, uv_fs_t* req, const char* path, int mode, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->chmod(L(loop), path, mode, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_fchmod(uv_loop_t* loop, uv_fs_t* req, uv_file file, int mode, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->fchmod(L(loop), file, mode, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_utime(uv_loop_t* loop, uv_fs_t* req, const char* path, double atime, double mtime, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->utime(L(loop), path, atime, mtime, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_futime(uv_loop_t* loop, uv_fs_t* req, uv_file file, double atime, double mtime, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->futime(L(loop), file, atime, mtime, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_lutime(uv_loop_t* loop, uv_fs_t* req, const char* path, double atime, double mtime, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->lutime(L(loop), path, atime, mtime, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_link(uv_loop_t* loop, uv_fs_t* req, const char* path, const char* new_path, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->link(L(loop), path, new_path, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_symlink(uv_loop_t* loop, uv_fs_t* req, const char* path, const char* new_path, int flags, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->symlink(L(loop), path, new_path, flags, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_readlink(uv_loop_t* loop, uv_fs_t* req, const char* path, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->readlink(L(loop), path, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_realpath(uv_loop_t* loop, uv_fs_t* req, const char* path, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->realpath(L(loop), path, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_chown(uv_loop_t* loop, uv_fs_t* req, const char* path, uv_uid_t uid, uv_gid_t gid, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->chown(L(loop), path, uid, gid, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_fchown(uv_loop_t* loop, uv_fs_t* req, uv_file file, uv_uid_t uid, uv_gid_t gid, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->fchown(L(loop), file, uid, gid, F(cb)) : UV_EINVAL;
 }
 
 int uv_fs_lchown(uv_loop_t* loop, uv_fs_t* req, const char* path, uv_uid_t uid, uv_gid_t gid, uv_fs_cb cb) {
-  pl::fs_req* r = make(req);
+  pl::fs_req* r = make(loop, req);
   return r ? r->lchown(L(loop), path, uid, gid, F(cb)) : UV_EINVAL;
 }
 
