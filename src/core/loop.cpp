@@ -361,10 +361,11 @@ void loop::send_write_(bool own) noexcept {
 // those, ordered by their place in the queue (order_), which gives the
 // same calls in the same order, without a look at the handles nobody
 // sent to (libuv's million_async: a million handles, a few thousand
-// pending at each pass). Sends from other threads during the pass are
-// taken by the next one (they could have come after any visit); sends
-// from the pass's own callbacks are taken after each callback
-// (test/diff/199_async_pass_sends_and_inits.c).
+// pending at each pass). The stack is taken again after each callback:
+// what the callback sent, or another thread sent meanwhile, runs in this
+// pass if its handle is still ahead, as in libuv's
+// (test/diff/199_async_pass_sends_and_inits.c,
+// test/diff/2xx_async_thread_send_in_pass.c).
 
 namespace {
 constexpr std::uint64_t async_order_gap = std::uint64_t{1} << 16;
@@ -518,9 +519,12 @@ void loop::async_io_(loop& l, detail::io_watcher&, unsigned) {
       if (l.hooked()) [[unlikely]] l.send_hook_(*a);
       l.poll_callback_(callback_kind::async, a, nullptr, [a] { a->cb_(a); });
     }
-    if (l.async_self_sent_) {
-      // libuv's send writes after its pass read the eventfd, which wakes
-      // its next poll even when this pass calls the handle.
+    if (l.async_self_sent_ || l.async_posted_.load(std::memory_order_acquire) != nullptr) {
+      // A send made during the callback: by the callback itself, or by
+      // another thread before the callback returned (one it waited for,
+      // say). libuv's pass visits the handle if it is still ahead, and the
+      // send's write, after the pass read the eventfd, wakes its next poll
+      // even when this pass calls the handle.
       l.async_self_sent_ = false;
       l.owe_wake_();
       l.take_posted_asyncs_();
