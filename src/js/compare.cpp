@@ -8,6 +8,7 @@
 // output lines; where they part, the kinds of event on each side name the
 // rule.
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -99,12 +100,21 @@ std::string self_exe() {
 
 // Runs one mode; `timeout_s` > 0 stops it (SIGKILL) after that long;
 // `script_fd` >= 0 is its standard input (the script, for `-`).
-bool run_child(run_result& r, const std::string& file, const std::vector<std::string>& args, double timeout_s,
-               int script_fd) {
-  const int out = memfd_create("phaseloop-stdout", 0);
-  const int err = memfd_create("phaseloop-stderr", 0);
-  const int ann = memfd_create("phaseloop-annotate", 0);
-  if (out < 0 || err < 0 || ann < 0) {
+// A mode's child while it runs.
+struct child {
+  pid_t pid = -1;
+  int out = -1, err = -1, ann = -1;
+  bool done = false;
+  int ws = 0;
+};
+
+// Starts `r.mode`'s child; false when it cannot be started.
+bool start_child(run_result& r, child& c, const std::string& file, const std::vector<std::string>& args,
+                 int script_fd) {
+  c.out = memfd_create("phaseloop-stdout", 0);
+  c.err = memfd_create("phaseloop-stderr", 0);
+  c.ann = memfd_create("phaseloop-annotate", 0);
+  if (c.out < 0 || c.err < 0 || c.ann < 0) {
     std::fprintf(stderr, "phaseloop: memfd_create: %s\n", std::strerror(errno));
     return false;
   }
@@ -117,41 +127,72 @@ bool run_child(run_result& r, const std::string& file, const std::vector<std::st
   argv.push_back(nullptr);
 
   std::fflush(stdout);
-  const pid_t pid = fork();
-  if (pid < 0) {
+  c.pid = fork();
+  if (c.pid < 0) {
     std::fprintf(stderr, "phaseloop: fork: %s\n", std::strerror(errno));
     return false;
   }
-  if (pid == 0) {
+  if (c.pid == 0) {
     // The script first: its descriptor may be 3, which the annotations take.
-    if (script_fd >= 0 && dup2(script_fd, 0) < 0) _exit(127);
-    if (dup2(out, 1) < 0 || dup2(err, 2) < 0 || dup2(ann, 3) < 0) _exit(127);
+    // Each child reads it from its own descriptor, at its start.
+    if (script_fd >= 0) {
+      char path[64];
+      std::snprintf(path, sizeof path, "/proc/self/fd/%d", script_fd);
+      const int own = open(path, O_RDONLY);
+      if (own < 0 || dup2(own, 0) < 0) _exit(127);
+    }
+    if (dup2(c.out, 1) < 0 || dup2(c.err, 2) < 0 || dup2(c.ann, 3) < 0) _exit(127);
     execv(exe.c_str(), argv.data());
     _exit(127);
   }
-  int ws = 0;
+  return true;
+}
+
+// Waits for every child, each until `timeout_s` seconds from now (0: no
+// limit); a child still running then is killed (what it wrote stays).
+// False when waiting fails.
+bool wait_children(std::vector<run_result>& runs, std::vector<child>& children, double timeout_s) {
   timespec start{};
   clock_gettime(CLOCK_MONOTONIC, &start);
-  for (;;) {
-    const pid_t w = waitpid(pid, &ws, timeout_s > 0 ? WNOHANG : 0);
-    if (w == pid) break;
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return false;
+  std::size_t left = children.size();
+  while (left > 0) {
+    for (std::size_t i = 0; i < children.size(); i++) {
+      child& c = children[i];
+      if (c.done) continue;
+      const pid_t w = waitpid(c.pid, &c.ws, timeout_s > 0 ? WNOHANG : 0);
+      if (w < 0 && errno != EINTR) return false;
+      if (w == c.pid) {
+        c.done = true;
+        left--;
+      }
     }
+    if (left == 0) break;
     timespec now{};
     clock_gettime(CLOCK_MONOTONIC, &now);
-    if (static_cast<double>(now.tv_sec - start.tv_sec) + static_cast<double>(now.tv_nsec - start.tv_nsec) / 1e9 >=
-        timeout_s) {
-      kill(pid, SIGKILL);
-      r.timed_out = true;
-      while (waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
+    if (timeout_s > 0 && static_cast<double>(now.tv_sec - start.tv_sec) +
+                                 static_cast<double>(now.tv_nsec - start.tv_nsec) / 1e9 >=
+                             timeout_s) {
+      for (std::size_t i = 0; i < children.size(); i++) {
+        child& c = children[i];
+        if (c.done) continue;
+        kill(c.pid, SIGKILL);
+        runs[i].timed_out = true;
+        while (waitpid(c.pid, &c.ws, 0) < 0 && errno == EINTR) {
+        }
+        c.done = true;
       }
       break;
     }
     const timespec nap{0, 5'000'000};
     nanosleep(&nap, nullptr);
   }
+  return true;
+}
+
+// Reads what a finished child wrote.
+void finish_child(run_result& r, child& c) {
+  const int ws = c.ws;
+  const int out = c.out, err = c.err, ann = c.ann;
   if (WIFEXITED(ws)) {
     r.status = WEXITSTATUS(ws);
     r.ran = r.status != 127;
@@ -161,6 +202,11 @@ bool run_child(run_result& r, const std::string& file, const std::vector<std::st
   }
   r.lines = split_lines(read_all(out));
   r.err = read_all(err);
+  // A warning names the process, as Node's do ("(node:1234) ..."): each
+  // mode is its own process, so its number is no part of the comparison.
+  const std::string own = "(node:" + std::to_string(c.pid) + ")";
+  for (std::size_t at = r.err.find(own); at != std::string::npos; at = r.err.find(own, at))
+    r.err.replace(at, own.size(), "(node:PID)");
   std::size_t line = 0;
   for (const std::string& l : split_lines(read_all(ann))) {
     std::vector<std::string> f = split_tabs(l);
@@ -187,7 +233,6 @@ bool run_child(run_result& r, const std::string& file, const std::vector<std::st
   close(out);
   close(err);
   close(ann);
-  return true;
 }
 
 // ---- explaining a divergence -----------------------------------------------------------
@@ -500,19 +545,31 @@ int compare_modes(const std::vector<target>& modes, const std::string& file, con
       return 2;
     }
   }
-  std::vector<run_result> runs;
-  for (const target& m : modes) {
-    run_result r;
-    r.mode = m;
-    if (script_fd >= 0) lseek(script_fd, 0, SEEK_SET);
-    if (!run_child(r, file, args, timeout_s, script_fd)) return 2;
+  // Every mode at once, each with the whole timeout.
+  std::vector<run_result> runs(modes.size());
+  std::vector<child> children(modes.size());
+  for (std::size_t i = 0; i < modes.size(); i++) {
+    runs[i].mode = modes[i];
+    if (!start_child(runs[i], children[i], file, args, script_fd)) {
+      for (std::size_t j = 0; j < i; j++) kill(children[j].pid, SIGKILL);
+      for (std::size_t j = 0; j < i; j++) waitpid(children[j].pid, nullptr, 0);
+      return 2;
+    }
+  }
+  if (!wait_children(runs, children, timeout_s)) {
+    std::fprintf(stderr, "phaseloop: waitpid: %s\n", std::strerror(errno));
+    return 2;
+  }
+  for (std::size_t i = 0; i < modes.size(); i++) {
+    run_result& r = runs[i];
+    finish_child(r, children[i]);
     if (!r.ran) {
-      std::fprintf(stderr, "phaseloop: could not run mode %s\n", name(m));
+      std::fprintf(stderr, "phaseloop: could not run mode %s\n", name(r.mode));
       return 2;
     }
     if (r.timed_out)
-      std::fprintf(stderr, "phaseloop: mode %s was stopped after %g s (--timeout=%g)\n", name(m), timeout_s, timeout_s);
-    runs.push_back(std::move(r));
+      std::fprintf(stderr, "phaseloop: mode %s was stopped after %g s (--timeout=%g)\n", name(r.mode), timeout_s,
+                   timeout_s);
   }
   if (script_fd >= 0) close(script_fd);
 
@@ -568,20 +625,60 @@ int compare_modes(const std::vector<target>& modes, const std::string& file, con
   while (!status.empty() && status.back() == ' ') status.pop_back();
   std::printf("%s\n", status.c_str());
 
-  if (first == rows && !statuses_differ) {
-    std::printf("\nAll %zu modes print the same %zu line%s.\n", runs.size(), rows, rows == 1 ? "" : "s");
-    return 0;
+  // Each mode's error output, once for the modes that wrote the same.
+  bool errors_differ = false;
+  for (const run_result& r : runs) errors_differ |= r.err != runs[0].err;
+  std::vector<bool> shown(runs.size(), false);
+  for (std::size_t i = 0; i < runs.size(); i++) {
+    if (shown[i] || runs[i].err.empty()) continue;
+    std::string who = name(runs[i].mode);
+    for (std::size_t j = i + 1; j < runs.size(); j++) {
+      if (runs[j].err != runs[i].err) continue;
+      shown[j] = true;
+      who += std::string(", ") + name(runs[j].mode);
+    }
+    std::printf("\nError output of %s:\n", who.c_str());
+    const std::vector<std::string> lines = split_lines(runs[i].err);
+    const std::size_t max_lines = 20;
+    for (std::size_t k = 0; k < lines.size() && k < max_lines; k++) std::printf("  %s\n", lines[k].c_str());
+    if (lines.size() > max_lines) std::printf("  ... (%zu lines more)\n", lines.size() - max_lines);
+  }
+
+  bool any_timed_out = false;
+  bool all_failed = true;
+  for (const run_result& r : runs) {
+    any_timed_out |= r.timed_out;
+    all_failed &= r.timed_out || r.status != 0;
+  }
+  if (first == rows && !statuses_differ && !errors_differ && !any_timed_out) {
+    std::printf("\nAll %zu modes print the same %zu line%s", runs.size(), rows, rows == 1 ? "" : "s");
+    if (!all_failed) {
+      std::printf(".\n");
+      return 0;
+    }
+    // They agree, on a script that fails in every mode: say so, and exit 3.
+    const run_result& r = runs[0];
+    std::printf(", write the same error output and end the same way (%s).\n",
+                r.status < 0 ? ("signal " + std::to_string(-r.status)).c_str()
+                             : ("exit " + std::to_string(r.status)).c_str());
+    return 3;
+  }
+  if (any_timed_out) {
+    std::printf("\nNot every mode finished within %g s: the comparison covers what each printed until then.\n",
+                timeout_s);
   }
   if (first < rows) {
     std::printf("\nThe modes diverge at line %zu.\n", first + 1);
-  } else {
+  } else if (statuses_differ) {
     std::printf("\nThe modes print the same lines but end differently.\n");
+  } else if (errors_differ) {
+    std::printf("\nThe modes print the same lines but write different error output.\n");
   }
   for (std::size_t i = 0; i + 1 < runs.size(); i++) {
     const std::string why = explain(runs[i], runs[i + 1]);
     std::printf("\n%s vs %s: ", name(runs[i].mode), name(runs[i + 1].mode));
     if (why.empty()) {
-      std::printf("same output.\n");
+      std::printf(runs[i].err == runs[i + 1].err ? "same output.\n" : "same output, different error output.\n");
       continue;
     }
     std::printf("%s\n", why.c_str());

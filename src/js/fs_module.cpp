@@ -511,14 +511,23 @@ void step(void* arg) {
 
 // ---- the JS functions ------------------------------------------------------------------------
 
-// The path (a string) and the callback (the last argument, a function).
-bool common_args(JSContext* cx, const JS::CallArgs& args, unsigned min_args, std::string& path,
+// Where Node takes an fs function's callback from: argument `at`
+// (unlink, rename); argument `at`, or the options before it when they are
+// falsy -- `callback ||= options` (readFile, writeFile, appendFile); the
+// options when they are a function, else argument `at` (stat, readdir,
+// mkdir, rmdir, access). A bad callback's error shows that value.
+enum class cb_rule { fixed, or_options, options_if_function };
+
+bool is_function(JS::HandleValue v) { return v.isObject() && JS::IsCallable(&v.toObject()); }
+
+// The path (a string) and the callback, taken as Node takes it.
+bool common_args(JSContext* cx, const JS::CallArgs& args, cb_rule rule, unsigned at, std::string& path,
                  JS::MutableHandleObject cb) {
-  JS::HandleValue last = args.get(args.length() > 0 ? args.length() - 1 : 0);
-  if (args.length() < min_args || !last.isObject() || !JS::IsCallable(&last.toObject())) {
-    return throw_callback_type(cx, "cb", args.length() ? last : JS::UndefinedHandleValue);
-  }
-  cb.set(&last.toObject());
+  JS::HandleValue cand = rule == cb_rule::or_options && !JS::ToBoolean(args.get(at))          ? args.get(at - 1)
+                         : rule == cb_rule::options_if_function && is_function(args.get(at - 1)) ? args.get(at - 1)
+                                                                                                  : args.get(at);
+  if (!is_function(cand)) return throw_callback_type(cx, "cb", cand);
+  cb.set(&cand.toObject());
   if (!args.get(0).isString()) {
     JS_ReportErrorASCII(cx, "The \"path\" argument must be of type string");
     return false;
@@ -627,7 +636,8 @@ bool fs_read_file(JSContext* cx, unsigned argc, JS::Value* vp) {
   std::string path, encoding, flag = "r";
   int mode = 0666;
   JS::RootedObject cb(cx);
-  if (!common_args(cx, args, 2, path, &cb) || !options_arg(cx, args, 1, encoding, flag, mode)) return false;
+  if (!common_args(cx, args, cb_rule::or_options, 2, path, &cb) || !options_arg(cx, args, 1, encoding, flag, mode))
+    return false;
   int flags = 0;
   if (!flags_of(cx, flag, flags)) return false;
   fs_op* op = new_op(e, fs_kind::read_file, path, cb);
@@ -656,7 +666,8 @@ bool write_file(JSContext* cx, const JS::CallArgs& args, const char* default_fla
   std::string path, encoding, flag = default_flag;
   int mode = 0666;
   JS::RootedObject cb(cx);
-  if (!common_args(cx, args, 3, path, &cb) || !options_arg(cx, args, 2, encoding, flag, mode)) return false;
+  if (!common_args(cx, args, cb_rule::or_options, 3, path, &cb) || !options_arg(cx, args, 2, encoding, flag, mode))
+    return false;
   int flags = 0;
   if (!flags_of(cx, flag, flags)) return false;
   std::vector<char> bytes;
@@ -679,7 +690,7 @@ bool fs_stat(JSContext* cx, unsigned argc, JS::Value* vp) {
   engine& e = engine::from(cx);
   std::string path;
   JS::RootedObject cb(cx);
-  if (!common_args(cx, args, 2, path, &cb)) return false;
+  if (!common_args(cx, args, cb_rule::options_if_function, 2, path, &cb)) return false;
   fs_op* op = new_op(e, fs_kind::stat, path, cb);
   args.rval().setUndefined();
   return started(op, op->req.stat(&e.owner(), op->path.c_str(), completed));
@@ -690,7 +701,7 @@ bool fs_readdir(JSContext* cx, unsigned argc, JS::Value* vp) {
   engine& e = engine::from(cx);
   std::string path;
   JS::RootedObject cb(cx);
-  if (!common_args(cx, args, 2, path, &cb)) return false;
+  if (!common_args(cx, args, cb_rule::options_if_function, 2, path, &cb)) return false;
   if (args.length() > 2 && args[1].isObject()) {
     JS::RootedObject o(cx, &args[1].toObject());
     JS::RootedValue types(cx);
@@ -710,7 +721,7 @@ bool fs_unlink(JSContext* cx, unsigned argc, JS::Value* vp) {
   engine& e = engine::from(cx);
   std::string path;
   JS::RootedObject cb(cx);
-  if (!common_args(cx, args, 2, path, &cb)) return false;
+  if (!common_args(cx, args, cb_rule::fixed, 1, path, &cb)) return false;
   fs_op* op = new_op(e, fs_kind::unlink, path, cb);
   args.rval().setUndefined();
   return started(op, op->req.unlink(&e.owner(), op->path.c_str(), completed));
@@ -722,7 +733,7 @@ bool one_path_op(JSContext* cx, unsigned argc, JS::Value* vp, fs_kind k) {
   engine& e = engine::from(cx);
   std::string path;
   JS::RootedObject cb(cx);
-  if (!common_args(cx, args, 2, path, &cb)) return false;
+  if (!common_args(cx, args, cb_rule::options_if_function, 2, path, &cb)) return false;
   fs_op* op = new_op(e, k, path, cb);
   args.rval().setUndefined();
   if (k == fs_kind::rmdir) return started(op, op->req.rmdir(&e.owner(), op->path.c_str(), completed));
@@ -753,7 +764,7 @@ bool fs_mkdir(JSContext* cx, unsigned argc, JS::Value* vp) {
   engine& e = engine::from(cx);
   std::string path;
   JS::RootedObject cb(cx);
-  if (!common_args(cx, args, 2, path, &cb)) return false;
+  if (!common_args(cx, args, cb_rule::options_if_function, 2, path, &cb)) return false;
   bool recursive = false;
   int mode = 0777;
   if (args.length() > 2 && !mkdir_options(cx, args[1], recursive, mode)) return false;
@@ -770,7 +781,7 @@ bool fs_rename(JSContext* cx, unsigned argc, JS::Value* vp) {
   engine& e = engine::from(cx);
   std::string path, dest;
   JS::RootedObject cb(cx);
-  if (!common_args(cx, args, 3, path, &cb)) return false;
+  if (!common_args(cx, args, cb_rule::fixed, 2, path, &cb)) return false;
   if (!args[1].isString()) {
     JS_ReportErrorASCII(cx, "The \"newPath\" argument must be of type string");
     return false;

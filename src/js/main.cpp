@@ -108,12 +108,15 @@ const char help_run[] =
 
 const char help_compare[] =
     "  phaseloop compare [--modes=M1,M2,...] [--timeout=SECONDS] FILE.js [ARGS...]\n"
-    "      Runs FILE.js in each mode (default: node10,node11,node,browser), prints their\n"
-    "      outputs side by side, marks the lines that differ, and names the rule\n"
-    "      behind the first divergence. A mode still running after SECONDS\n"
-    "      (default 60; 0: no limit) is stopped, and said to be.\n"
-    "      Exit status: 0 when every mode printed the same and exited alike,\n"
-    "      1 when they diverge or FILE.js cannot be read, 2 on other errors.\n"
+    "      Runs FILE.js in each mode at once (default: node10,node11,node,browser),\n"
+    "      prints their outputs side by side with their exit statuses and error\n"
+    "      output, marks the lines that differ, and names the rule behind the\n"
+    "      first divergence. A mode still running after SECONDS (default 60;\n"
+    "      0: no limit) is stopped, and said to be; what it printed is kept.\n"
+    "      Exit status: 0 when every mode printed the same, wrote the same error\n"
+    "      output and exited 0; 3 when they agree but each failed the same way;\n"
+    "      1 when they diverge, one timed out or FILE.js cannot be read; 2 on\n"
+    "      other errors.\n"
     "\n";
 
 const char help_trace[] =

@@ -43,6 +43,9 @@ void output::script(std::string_view text) {
     if (at_line_start_ && tracker_) tracker_->line_written();
     text.remove_prefix(n);
   }
+  // Written at once, as Node writes console.log to a file or a pipe: a
+  // script killed or stopped by a timeout keeps what it printed.
+  std::fflush(stdout);
 }
 
 void output::trace_line(std::string_view line) {

@@ -95,4 +95,13 @@ run_js node "$tmp/nul.js"
 expect_status "NUL in the source line" 1
 expect_in "$tmp/err" "NUL in the source line" "Error: after the nul"
 
+# Output to a pipe is written as Node writes it, line by line: a script
+# killed by a timeout keeps what it printed.
+printf 'console.log("one");\nconsole.log("two");\nfor (;;) {}\n' > "$tmp/killed.js"
+checks=$((checks + 1))
+set +e
+timeout -s KILL 3 "$pl" run --mode=node "$tmp/killed.js" | cat > "$tmp/out"
+set -e
+[ "$(cat "$tmp/out")" = "$(printf 'one\ntwo')" ] || fail "killed run: the pipe got '$(cat "$tmp/out")', not its two lines"
+
 done_testing

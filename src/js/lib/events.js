@@ -128,7 +128,7 @@ EventEmitter.prototype.emit = function emit(type, ...args) {
   return true;
 };
 
-function warnLeak(emitter, type, count) {
+function warnLeak(emitter, type, count, max) {
   const what = typeof type === 'symbol' ? type.toString() : String(type);
   let text = 'Possible EventEmitter memory leak detected. ' + count + ' ' + what +
     ' listeners added';
@@ -136,6 +136,8 @@ function warnLeak(emitter, type, count) {
     const name = emitter.constructor && emitter.constructor.name || 'EventEmitter';
     text += ' to [' + name + ']';
   }
+  // Node 20 names the limit too.
+  if (current) text += '. MaxListeners is ' + max;
   text += '. Use emitter.setMaxListeners() to increase limit';
   const w = new Error(text);
   w.name = 'MaxListenersExceededWarning';
@@ -172,7 +174,7 @@ function addListener(emitter, type, listener, prepend) {
   const max = maxListenersOf(emitter);
   if (max > 0 && list.length > max && !list.warned) {
     list.warned = true;
-    warnLeak(emitter, type, list.length);
+    warnLeak(emitter, type, list.length, max);
   }
   return emitter;
 }

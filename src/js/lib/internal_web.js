@@ -195,7 +195,7 @@ class AbortSignal extends EventTarget {
     Object.defineProperty(ev, 'isTrusted', { value: true, enumerable: true });
     signal.dispatchEvent(ev);
   }
-  static abort(reason = new DOMException('This operation was aborted', 'AbortError')) {
+  static abort(reason = defaultAbortReason()) {
     const s = new AbortSignal(kCreate);
     AbortSignal[kAbort](s, reason, false);
     return s;
@@ -225,6 +225,13 @@ class AbortSignal extends EventTarget {
   }
 }
 
+// An abort without a reason: a DOMException "AbortError", worded as Node
+// and Chromium word it.
+function defaultAbortReason() {
+  return new DOMException(internal.mode === 'browser' ? 'signal is aborted without reason'
+    : 'This operation was aborted', 'AbortError');
+}
+
 function abortSignal(signal, reason) {
   AbortSignal[kAbort](signal, reason, true);
 }
@@ -232,7 +239,7 @@ function abortSignal(signal, reason) {
 class AbortController {
   #signal = new AbortSignal(kCreate);
   get signal() { return this.#signal; }
-  abort(reason = new DOMException('This operation was aborted', 'AbortError')) {
+  abort(reason = defaultAbortReason()) {
     abortSignal(this.#signal, reason);
   }
 }
@@ -245,8 +252,75 @@ function structuredClone(value, options) {
   }
   const cloned = internal.clone(value);
   if (cloned.ok) return cloned.value;
+  // The engine's clone may not take Error objects (SpiderMonkey 102 does
+  // not): V8 does, keeping the name (a standard one, else "Error"), the
+  // message and the stack, and nothing else of them.
+  const viaErrors = cloneWithErrors(value, new Map());
+  if (viaErrors.ok) return viaErrors.value;
   const where = internal.mode === 'browser' ? "Failed to execute 'structuredClone' on 'Window': " : '';
   throw new DOMException(where + uncloneableText(value) + ' could not be cloned.', 'DataCloneError');
+}
+
+const errorTypes = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
+
+// A structured clone of a graph of plain objects, arrays, Maps, Sets and
+// Error objects (shared and circular references kept); anything else
+// goes to the engine's clone, one value at a time. { ok: false } when
+// something cannot be cloned.
+function cloneWithErrors(v, seen) {
+  if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return { ok: typeof v !== 'symbol', value: v };
+  if (seen.has(v)) return { ok: true, value: seen.get(v) };
+  let out;
+  const fill = [];
+  if (v instanceof Error) {
+    const Ctor = Object.prototype.hasOwnProperty.call(errorTypes, v.name) ? errorTypes[v.name] : Error;
+    out = new Ctor();
+    const own = Object.getOwnPropertyDescriptor(v, 'message');
+    if (own && 'value' in own) {
+      Object.defineProperty(out, 'message', { value: String(own.value), writable: true, configurable: true });
+    }
+    if (typeof v.stack === 'string') {
+      Object.defineProperty(out, 'stack', { value: v.stack, writable: true, configurable: true });
+    }
+    seen.set(v, out);
+    return { ok: true, value: out };
+  }
+  if (Array.isArray(v)) {
+    out = new Array(v.length);
+    for (const k of Object.keys(v)) fill.push([k, v[k]]);
+  } else if (v instanceof Map) {
+    out = new Map();
+  } else if (v instanceof Set) {
+    out = new Set();
+  } else if (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null) {
+    out = {};
+    for (const k of Object.keys(v)) fill.push([k, v[k]]);
+  } else {
+    const c = internal.clone(v);
+    if (c.ok) seen.set(v, c.value);
+    return c;
+  }
+  seen.set(v, out);
+  for (const [k, item] of fill) {
+    const c = cloneWithErrors(item, seen);
+    if (!c.ok) return c;
+    out[k] = c.value;
+  }
+  if (v instanceof Map) {
+    for (const [k, item] of v) {
+      const ck = cloneWithErrors(k, seen);
+      const cv = cloneWithErrors(item, seen);
+      if (!ck.ok || !cv.ok) return { ok: false };
+      out.set(ck.value, cv.value);
+    }
+  } else if (v instanceof Set) {
+    for (const item of v) {
+      const c = cloneWithErrors(item, seen);
+      if (!c.ok) return c;
+      out.add(c.value);
+    }
+  }
+  return { ok: true, value: out };
 }
 
 // V8's name for the first value of `value` it could not clone.
