@@ -231,8 +231,9 @@ class runtime {
 
   /// Runs `t` as one native callback: the call, then the drain (Node's
   /// MakeCallback). Calls nested inside another native callback only call:
-  /// the outermost one drains, as in Node.
-  void call(task t, const char* label = nullptr);
+  /// the outermost one drains, as in Node. With `drain_if_threw` false, a
+  /// call whose exception a listener took (threw()) does not drain.
+  void call(task t, const char* label = nullptr, bool drain_if_threw = true);
   template <class F>
   void call_fn(F&& f, const char* label = nullptr) {
     call({[](void* a) { (*static_cast<F*>(a))(); }, &f}, label);

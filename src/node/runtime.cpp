@@ -153,19 +153,24 @@ void runtime::drain() {
   if (observer_) emit_(false, event_kind::drain, nullptr);
 }
 
-void runtime::call(task t, const char* label) {
+void runtime::call(task t, const char* label, bool drain_if_threw) {
   ++depth_;
   if (observer_) emit_(true, event_kind::native, t.arg, label);
   t.fn(t.arg);
-  threw_ = false;
+  const bool threw = std::exchange(threw_, false);
   if (observer_) emit_(false, event_kind::native, t.arg, label);
   // Only the outermost native callback drains (Node's InternalCallbackScope
   // skips the drain when callbacks are nested).
-  if (--depth_ == 0) drain();
+  if (--depth_ == 0 && (drain_if_threw || !threw)) drain();
 }
 
 int runtime::run_main(task main) {
-  call(main, "main");
+  // Node 10 and 11 drain after the main module at the end of Module.runMain,
+  // which an exception of the main script leaves before: when a listener
+  // took it ('uncaughtException'), the ticks and microtasks the script
+  // queued wait for the first callback from the loop (after the first
+  // timer or the first pass of immediates). Node 12+ drains at once.
+  call(main, "main", mode_ == mode::current);
   return loop_->run(run_mode::default_);
 }
 

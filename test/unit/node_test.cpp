@@ -480,6 +480,26 @@ TEST_P(NodeModes, AThrowingTickLeavesTheRestForTheNextDrain) {
   EXPECT_EQ(throwing_tick_then_timers(GetParam()), "tick1! t1! t2 tick2 m1 m-from-tick2 t3");
 }
 
+// The main script threw and a listener took it: Node 12+ drains after it
+// at once; Node 10 and 11 leave the queues for the first callback from
+// the loop (after the whole pass of immediates in 10, after the first
+// immediate in 11), as test/oracle/node/084 shows against real Node.
+TEST_P(NodeModes, AMainScriptThatThrewDrainsAsItsNodeDoes) {
+  js j(GetParam());
+  j.run([&] {
+    j.set_immediate([&] { j.log("i1"); });
+    j.set_immediate([&] { j.log("i2"); });
+    j.next_tick([&] { j.log("tick"); });
+    j.microtask([&] { j.log("m"); });
+    j.log("main!");
+    j.rt.threw();
+  });
+  const char* want = GetParam() == pn::mode::node10   ? "main! i1 i2 tick m"
+                     : GetParam() == pn::mode::node11 ? "main! i1 tick m i2"
+                                                      : "main! tick m i1 i2";
+  EXPECT_EQ(j.joined(), want);
+}
+
 TEST_P(NodeModes, AThrowingMicrotaskDoesNotEndTheCheckpoint) {
   js j(GetParam());
   j.run([&] {
