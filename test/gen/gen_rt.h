@@ -50,7 +50,7 @@
 #define GEN_STMT static __attribute__((unused))
 
 #ifndef GEN_Q
-# define GEN_Q 40 /* ms: the timer quantum */
+# define GEN_Q 60 /* ms: the timer quantum */
 #endif
 
 #define GEN_TIMERS 4
