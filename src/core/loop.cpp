@@ -365,7 +365,7 @@ void loop::send_write_(bool own) noexcept {
 // what the callback sent, or another thread sent meanwhile, runs in this
 // pass if its handle is still ahead, as in libuv's
 // (test/diff/199_async_pass_sends_and_inits.c,
-// test/diff/2xx_async_thread_send_in_pass.c).
+// test/diff/201_async_thread_send_in_pass.c).
 
 namespace {
 constexpr std::uint64_t async_order_gap = std::uint64_t{1} << 16;

@@ -111,9 +111,9 @@ struct child {
 // Starts `r.mode`'s child; false when it cannot be started.
 bool start_child(run_result& r, child& c, const std::string& file, const std::vector<std::string>& args,
                  int script_fd) {
-  c.out = memfd_create("phaseloop-stdout", 0);
-  c.err = memfd_create("phaseloop-stderr", 0);
-  c.ann = memfd_create("phaseloop-annotate", 0);
+  c.out = memfd_create("phaseloop-stdout", MFD_CLOEXEC);
+  c.err = memfd_create("phaseloop-stderr", MFD_CLOEXEC);
+  c.ann = memfd_create("phaseloop-annotate", MFD_CLOEXEC);  // each child gets only its own
   if (c.out < 0 || c.err < 0 || c.ann < 0) {
     std::fprintf(stderr, "phaseloop: memfd_create: %s\n", std::strerror(errno));
     return false;
@@ -141,7 +141,9 @@ bool start_child(run_result& r, child& c, const std::string& file, const std::ve
       const int own = open(path, O_RDONLY);
       if (own < 0 || dup2(own, 0) < 0) _exit(127);
     }
-    if (dup2(c.out, 1) < 0 || dup2(c.err, 2) < 0 || dup2(c.ann, 3) < 0) _exit(127);
+    // (A descriptor already in its place keeps it, open across exec.)
+    auto place = [](int fd, int to) { return fd == to ? fcntl(to, F_SETFD, 0) : dup2(fd, to); };
+    if (place(c.out, 1) < 0 || place(c.err, 2) < 0 || place(c.ann, 3) < 0) _exit(127);
     execv(exe.c_str(), argv.data());
     _exit(127);
   }

@@ -60,7 +60,6 @@ class Program:
         self.blocks = {}      # (id, event, n) -> [statements]
         self.runs = []        # run modes, in order
         self.fs_chain = []    # names from FS_OPS
-        self.features = set()
 
     def statements(self):
         """Every statement as (place, index), main's first."""
@@ -79,7 +78,6 @@ class Program:
                 p.blocks[key] = kept
         p.runs = list(self.runs)
         p.fs_chain = list(self.fs_chain)
-        p.features = set(self.features)
         return p
 
     def size(self):
@@ -121,7 +119,6 @@ class _Gen:
              "async_send_thread", "work", "work_cancel", "fs_next", "signal_start", "signal_stop",
              "raise", "spawn"],
             weights=[14, 4, 3, 2, 14, 5, 7, 3, 4, 3, 3, 3, 4, 3, 3, 2, 8, 2, 1, 3, 2])[0]
-        self.p.features.add(kind)
         if kind == "timer_start":
             t = self.timeout()
             rep = t if t and r.random() < 0.3 else 0
