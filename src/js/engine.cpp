@@ -303,7 +303,15 @@ int engine::run() {
   }
   JS::RootedValue code(cx_);
   if (!call_lib("onExit", JS::HandleValueArray::empty(), &code)) uncaught();
+  // The 'exit' listeners' promise jobs and queueMicrotask callbacks run
+  // (V8's checkpoint as the emit returns), their nextTicks do not; nor
+  // does anything they gave the loop.
+  rt_->run_microtasks();
   const int status = exit_status();
+  // A file operation they started is in flight on the thread pool: as
+  // Node, the process ends without waiting for it (and without the
+  // teardown, which cannot free a request in flight).
+  if (!fs_ops_.empty()) exit_now(status);
   out_.finish();
   if (tracker_) tracker_->note("exit", std::to_string(status));
   return status;
@@ -378,7 +386,24 @@ void engine::uncaught() {
     rt_->threw();
     return;
   }
-  die_with(error, stack);
+  // As Node: process.exitCode when it is an integer (the handler set it
+  // to 1, unless the process was already ending: an 'exit' listener
+  // threw), else 1.
+  die_with(error, stack, "uncaught", fatal_status());
+}
+
+int engine::fatal_status() {
+  if (!process_) return 1;
+  JS::RootedObject process(cx_, *process_);
+  JS::RootedValue code(cx_);
+  if (!JS_GetProperty(cx_, process, "exitCode", &code)) {
+    JS_ClearPendingException(cx_);
+    return 1;
+  }
+  if (code.isInt32()) return code.toInt32() & 0xff;
+  if (code.isDouble() && code.toDouble() == static_cast<int32_t>(code.toDouble()))
+    return static_cast<int32_t>(code.toDouble()) & 0xff;
+  return 1;
 }
 
 bool engine::offer_uncaught(JS::HandleValue error, const char* origin) {

@@ -178,6 +178,7 @@ class engine final : public script_host {
   /// the process with status 1. `thrown` is where it was thrown (a
   /// SavedFrame), or null. `why` is the annotation's kind ("uncaught",
   /// "rejection").
+  int fatal_status();  // the status of an uncaught exception
   [[noreturn]] void die_with(JS::HandleValue error, JS::HandleObject thrown, const char* why = "uncaught",
                              int status = 1);
   /// Flushes stdout (and the annotations) and ends the process at once.

@@ -36,7 +36,7 @@
 
 namespace phaseloop::runner {
 
-enum class fs_kind : std::uint8_t { read_file, write_file, stat, readdir, unlink, mkdir, rmdir, rename, access };
+enum class fs_kind : std::uint8_t { read_file, write_file, stat, readdir, unlink, mkdir, rmdir, rename, access, copy_file };
 
 struct fs_op {
   engine* owner;
@@ -44,7 +44,7 @@ struct fs_op {
   phaseloop::fs_req req;
   JS::PersistentRootedObject callback;
   std::string path;
-  std::string new_path;   // rename: the destination
+  std::string new_path;   // rename, copyFile: the destination
   std::vector<std::string> parents;  // mkdir recursive: directories still to make
   std::string first_made; // mkdir recursive: the first directory it made
   bool recursive = false; // mkdir
@@ -283,6 +283,7 @@ const char* label_of(const fs_op& op) {
     case fs_kind::rmdir: return "fs.rmdir";
     case fs_kind::rename: return "fs.rename";
     case fs_kind::access: return "fs.access";
+    case fs_kind::copy_file: return "fs.copyFile";
   }
   return "fs";
 }
@@ -403,10 +404,12 @@ void file_step(fs_op* op) {
 
 const char* first_syscall(const fs_op& op);
 
-// rename's error names both paths: "ENOENT: ..., rename 'a' -> 'b'".
+// rename's and copyFile's errors name both paths: "ENOENT: ..., rename
+// 'a' -> 'b'".
 void fail_rename(fs_op* op, int code) {
   JSContext* cx = op->owner->cx();
-  JS::RootedObject err(cx, uv_error(cx, code, "rename", &op->path, &op->new_path));
+  JS::RootedObject err(cx, uv_error(cx, code, op->kind == fs_kind::rename ? "rename" : "copyfile", &op->path,
+                                    &op->new_path));
   if (!err) op->owner->die_uncaught();
   JS::RootedValue ev(cx, JS::ObjectValue(*err));
   finish(op, ev, JS::UndefinedHandleValue);
@@ -502,6 +505,7 @@ void step(void* arg) {
       if (result < 0) return fail(op, static_cast<int>(result), first_syscall(*op), true);
       return finish(op, null, JS::UndefinedHandleValue);
     case fs_kind::rename:
+    case fs_kind::copy_file:
       if (result < 0) return fail_rename(op, static_cast<int>(result));
       return finish(op, null, JS::UndefinedHandleValue);
     case fs_kind::mkdir:
@@ -555,6 +559,7 @@ const char* first_syscall(const fs_op& op) {
     case fs_kind::rmdir: return "rmdir";
     case fs_kind::rename: return "rename";
     case fs_kind::access: return "access";
+    case fs_kind::copy_file: return "copyfile";
   }
   return "open";
 }
@@ -791,6 +796,39 @@ bool fs_rename(JSContext* cx, unsigned argc, JS::Value* vp) {
   op->new_path = dest;
   args.rval().setUndefined();
   return started(op, op->req.rename(&e.owner(), op->path.c_str(), op->new_path.c_str(), completed));
+}
+
+// fs.copyFile(src, dest[, mode], callback): one request (libuv's
+// copyfile), mode its flags (fs.constants.COPYFILE_*, the same numbers).
+bool copy_file_args(JSContext* cx, const JS::CallArgs& args, std::string& dest, int& mode) {
+  if (!args.get(1).isString()) {
+    JS_ReportErrorASCII(cx, "The \"dest\" argument must be of type string");
+    return false;
+  }
+  if (!value_to_utf8(cx, args[1], dest)) return false;
+  mode = 0;
+  if (args.length() > 3 || (args.length() == 3 && !is_function(args[2]))) {
+    if (!args[2].isInt32() || args[2].toInt32() < 0 || args[2].toInt32() > 7) {
+      JS_ReportErrorASCII(cx, "The value of \"mode\" is out of range. It must be an integer >= 0 && <= 7");
+      return false;
+    }
+    mode = args[2].toInt32();
+  }
+  return true;
+}
+
+bool fs_copy_file(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path, dest;
+  JS::RootedObject cb(cx);
+  if (!common_args(cx, args, cb_rule::options_if_function, 3, path, &cb)) return false;
+  int mode = 0;
+  if (!copy_file_args(cx, args, dest, mode)) return false;
+  fs_op* op = new_op(e, fs_kind::copy_file, path, cb);
+  op->new_path = dest;
+  args.rval().setUndefined();
+  return started(op, op->req.copyfile(&e.owner(), op->path.c_str(), op->new_path.c_str(), mode, completed));
 }
 
 // fs.appendFile: writeFile whose flag is 'a' unless the options say.
@@ -1056,6 +1094,20 @@ bool fs_one_path_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
   return true;
 }
 
+bool fs_copy_file_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  engine& e = engine::from(cx);
+  std::string path, dest;
+  int mode = 0;
+  if (!sync_path(cx, args, 0, "src", path) || !copy_file_args(cx, args, dest, mode)) return false;
+  phaseloop::fs_req r;
+  const int rc = r.copyfile(&e.owner(), path.c_str(), dest.c_str(), mode, nullptr);
+  r.cleanup();
+  if (rc < 0) return throw_uv(cx, rc, "copyfile", path, &dest);
+  args.rval().setUndefined();
+  return true;
+}
+
 bool fs_rename_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
   engine& e = engine::from(cx);
@@ -1081,6 +1133,8 @@ const JSFunctionSpec fs_functions[] = {
     JS_FN("rmdirSync", fs_one_path_sync<fs_type::rmdir>, 1, JSPROP_ENUMERATE),
     JS_FN("accessSync", fs_one_path_sync<fs_type::access>, 2, JSPROP_ENUMERATE),
     JS_FN("renameSync", fs_rename_sync, 2, JSPROP_ENUMERATE),
+    JS_FN("copyFileSync", fs_copy_file_sync, 3, JSPROP_ENUMERATE),
+    JS_FN("copyFile", fs_copy_file, 4, JSPROP_ENUMERATE),
     JS_FN("mkdir", fs_mkdir, 3, JSPROP_ENUMERATE),
     JS_FN("rmdir", fs_rmdir, 2, JSPROP_ENUMERATE),
     JS_FN("rename", fs_rename, 3, JSPROP_ENUMERATE),

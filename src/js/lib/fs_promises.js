@@ -17,7 +17,7 @@ function promised(name) {
   return wrapped;
 }
 
-for (const name of ['access', 'rename', 'rmdir', 'mkdir', 'readdir', 'stat', 'unlink', 'writeFile',
+for (const name of ['access', 'copyFile', 'rename', 'rmdir', 'mkdir', 'readdir', 'stat', 'unlink', 'writeFile',
   'appendFile', 'readFile']) {
   exports[name] = promised(name);
 }

@@ -240,12 +240,12 @@ internal.onBeforeExit = function onBeforeExit() {
   process.emit('beforeExit', process.exitCode || 0);
 };
 
-// The process ends normally: the status to exit with.
+// The process ends normally: the status to exit with. 'exit' is emitted
+// even when process.exit() emitted it already (its listener threw, and an
+// 'uncaughtException' listener took that), as Node does.
 internal.onExit = function onExit() {
-  if (!process._exiting) {
-    process._exiting = true;
-    process.emit('exit', process.exitCode || 0);
-  }
+  process._exiting = true;
+  process.emit('exit', process.exitCode || 0);
   return process.exitCode || 0;
 };
 

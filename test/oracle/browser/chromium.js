@@ -3,8 +3,8 @@
 // its console.log lines, in order, on stdout.
 //
 // Usage: node chromium.js SCENARIO.js
-//        node chromium.js --runs N SCENARIO.js   (N runs, one browser; for
-//                                                  check-stable.sh)
+//        node chromium.js --runs N SCENARIO.js...   (N runs of each, one
+//                                                     browser; check-stable.sh)
 //        node chromium.js --version              (prints "Chromium X.Y.Z.W")
 //
 // The page: a tiny HTTP server on 127.0.0.1 (random port) serves a blank
@@ -25,7 +25,9 @@
 //
 // With --runs N every run gets a fresh browser context (its own renderer
 // process) in one browser, and stdout holds, per run, a line "=== run I",
-// the run's lines, and "[exit 0]" or "[exit 1] REASON".
+// the run's lines, and "[exit 0]" or "[exit 1] REASON". With several
+// scenarios (--runs N is then required; tools/fuzz-oracle), each runs N
+// times in the one browser and its runs are headed "=== FILE run I".
 //
 // Failures (exit 1, message on stderr, the lines so far on stdout):
 //   - no END within PHASELOOP_BROWSER_TIMEOUT_MS (default 10000);
@@ -72,7 +74,7 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-const USAGE = 'usage: node chromium.js [--runs N] SCENARIO.js | node chromium.js --version';
+const USAGE = 'usage: node chromium.js [--runs N] SCENARIO.js | node chromium.js --runs N SCENARIO.js... | node chromium.js --version';
 
 function fail(code, msg) {
   process.stderr.write(`chromium.js: ${msg}\n`);
@@ -221,13 +223,15 @@ async function main() {
     else if (opt === '--runs' && /^[1-9][0-9]*$/.test(argv[0] || '')) runs = Number(argv.shift());
     else fail(2, `unknown option ${opt}\n${USAGE}`);
   }
-  if (versionOnly ? argv.length !== 0 : argv.length !== 1) fail(2, USAGE);
-  let source = '';
+  if (versionOnly ? argv.length !== 0 : argv.length !== 1 && (runs === 0 || argv.length === 0)) fail(2, USAGE);
+  const sources = [];
   if (!versionOnly) {
-    try {
-      source = fs.readFileSync(argv[0], 'utf8');
-    } catch (e) {
-      fail(2, `cannot read ${argv[0]}: ${e.message}`);
+    for (const file of argv) {
+      try {
+        sources.push(fs.readFileSync(file, 'utf8'));
+      } catch (e) {
+        fail(2, `cannot read ${file}: ${e.message}`);
+      }
     }
   }
   const { chromium } = loadPlaywright();
@@ -254,7 +258,22 @@ async function main() {
       process.stdout.write(`Chromium ${browser.version()}\n`);
       return 0;
     }
-    server = await serve(source);
+    if (sources.length > 1) {
+      // Several scenarios: each on a server of its own, N runs each.
+      for (let k = 0; k < sources.length; k++) {
+        server = await serve(sources[k]);
+        const at = `http://127.0.0.1:${server.address().port}`;
+        for (let i = 1; i <= runs; i++) {
+          const r = await runOnce(browser, at);
+          process.stdout.write(`=== ${argv[k]} run ${i}\n` + r.lines.map((l) => l + '\n').join(''));
+          process.stdout.write(r.failure === null ? '[exit 0]\n' : `[exit 1] ${r.failure}\n`);
+        }
+        server.close();
+        server = null;
+      }
+      return 0;
+    }
+    server = await serve(sources[0]);
     const base = `http://127.0.0.1:${server.address().port}`;
     if (runs === 0) {
       const r = await runOnce(browser, base);
