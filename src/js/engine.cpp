@@ -164,6 +164,9 @@ double engine::uptime_ms() const noexcept {
 // ---- the queues ------------------------------------------------------------------
 
 bool engine::queue_tick(JS::HandleObject fn, JS::HandleObject args, task_kind k) {
+  // Once the process is ending ('exit' emitted), Node drops new ticks (the
+  // JS queue of internal_bootstrap.js does the same).
+  if (exiting()) return true;
   auto* t = new queued_task(cx_, this, k, next_id());
   t->fn = fn;
   t->args = args;
@@ -303,10 +306,11 @@ int engine::run() {
   }
   JS::RootedValue code(cx_);
   if (!call_lib("onExit", JS::HandleValueArray::empty(), &code)) uncaught();
-  // The 'exit' listeners' promise jobs and queueMicrotask callbacks run
-  // (V8's checkpoint as the emit returns), their nextTicks do not; nor
-  // does anything they gave the loop.
-  rt_->run_microtasks();
+  // The emit is a native callback: the drain after it runs the promise
+  // jobs and queueMicrotask callbacks of the 'exit' listeners, and reports
+  // the rejections left unhandled (nextTicks are dropped by then). Nothing
+  // they gave the loop runs.
+  rt_->drain();
   const int status = exit_status();
   // A file operation they started is in flight on the thread pool: as
   // Node, the process ends without waiting for it (and without the
@@ -315,6 +319,17 @@ int engine::run() {
   out_.finish();
   if (tracker_) tracker_->note("exit", std::to_string(status));
   return status;
+}
+
+bool engine::exiting() {
+  if (!process_) return false;
+  JS::RootedObject process(cx_, *process_);
+  JS::RootedValue v(cx_);
+  if (!JS_GetProperty(cx_, process, "_exiting", &v)) {
+    JS_ClearPendingException(cx_);
+    return false;
+  }
+  return JS::ToBoolean(v);
 }
 
 int engine::exit_status() {

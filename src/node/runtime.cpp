@@ -2,6 +2,7 @@
 // callbacks and their drain, and setImmediate. Timers are in timers.cpp.
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <utility>
 
@@ -62,6 +63,13 @@ const char* event_kind_name(event_kind k) noexcept {
 
 runtime::runtime(phaseloop::loop& l, mode m) : loop_(&l), mode_(m) {
   l.set_order(loop_profile(m));
+  // Node 20.11.1 and later turn libuv's io_uring off (file requests and
+  // epoll batching) unless UV_USE_IO_URING is set; so does this mode,
+  // unless that or PHASELOOP_IO_URING is set or the loop was told.
+  if (m == mode::current && l.io_uring() == io_uring_use::automatic && std::getenv("UV_USE_IO_URING") == nullptr &&
+      std::getenv("PHASELOOP_IO_URING") == nullptr) {
+    l.set_io_uring(io_uring_use::off);
+  }
 
   // Node keeps one check handle started for the life of the environment,
   // unreferenced: immediates alone decide whether the loop stays alive,

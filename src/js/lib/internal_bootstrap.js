@@ -118,11 +118,15 @@ if (!internal.watched) {
       internal.queueTickBatch(runTicks);
     }
   };
+  // Once the process is ending ('exit' emitted), Node drops new ticks.
   process.nextTick = function nextTick(callback, ...args) {
     if (typeof callback !== 'function') internal.throwCallbackType('callback', callback);
+    if (process._exiting) return;
     push(callback, args.length === 0 ? undefined : args);
   };
-  internal.queueTick = (fn) => push(fn, undefined);
+  internal.queueTick = (fn) => {
+    if (!process._exiting) push(fn, undefined);
+  };
 }
 
 // The microtask queue, the same way (engine::queue_microtask fills `arr`):
