@@ -207,12 +207,15 @@ class message_port {
   /// other port received are still delivered.)
   void close() noexcept;
   /// Sends `message` to the entangled port. As Chromium reads a port's
-  /// messages: one task of the posted-message source at a time, queued
-  /// when the port is started with messages waiting or a message arrives
-  /// at a started port with none queued, and again for the next message
-  /// as each is delivered -- so a task queued in between runs before the
-  /// next message. False when the port is closed or disentangled: the
-  /// message is dropped (and stays the caller's).
+  /// messages: a message that arrives at a started port with no delivery
+  /// queued or running gets its task (posted-message source) at once; the
+  /// others wait for the end of the port's next delivery task (after its
+  /// handler and microtask checkpoint), which queues one task for each
+  /// message waiting then -- so a task queued by a handler or its
+  /// microtasks runs before the next message, and a message posted by a
+  /// microtask to a port with a delivery queued waits behind messages
+  /// already waiting elsewhere. False when the port is closed or
+  /// disentangled: the message is dropped (and stays the caller's).
   bool post_message(void* message);
   message_port* entangled() const noexcept { return other_; }
 
@@ -229,8 +232,10 @@ class message_port {
   std::size_t inbox_head_ = 0;
   bool started_ = false;
   bool closed_ = false;
-  bool delivery_queued_ = false;  // a task for the next message is queued
-  void queue_delivery_();
+  unsigned queued_ = 0;           // delivery tasks queued, not run yet
+  bool delivering_ = false;       // its delivery task is running
+  void queue_delivery_(std::size_t n);
+  void after_delivery_();         // the end of its delivery task
 };
 
 /// new MessageChannel(): two entangled ports. Destroy it before the runtime.
@@ -518,6 +523,7 @@ class runtime {
   // Queues.
   ring<queued> queues_[source_count];  // source::timer's stays empty: see timers_
   dom_timer::queue timer_queue_;       // due timers, in due order
+  message_port* delivering_ = nullptr;  // whose delivery task is running
   ring<task> micro_;
   std::uint64_t order_ = 0;            // next enqueue order
   std::size_t rr_next_ = 0;            // round_robin: where the next search starts

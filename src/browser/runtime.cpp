@@ -175,6 +175,7 @@ void runtime::run_task_(source s, const char* label, task t) {
   --depth_;
   current_ = running::none;
   microtask_checkpoint();
+  if (message_port* p = std::exchange(delivering_, nullptr)) p->after_delivery_();
   report_(start, false, s);
 }
 
@@ -587,6 +588,7 @@ message_port::~message_port() {
   rt_->queues_[static_cast<std::size_t>(source::posted_message)].for_each([this](runtime::queued& q) {
     if (q.t.arg == this) q.t.fn = nullptr;
   });
+  if (rt_->delivering_ == this) rt_->delivering_ = nullptr;
 }
 
 void message_port::set_onmessage(handler h) noexcept {
@@ -597,13 +599,17 @@ void message_port::set_onmessage(handler h) noexcept {
 void message_port::start() {
   if (started_) return;
   started_ = true;
-  queue_delivery_();
+  if (!delivering_ && queued_ == 0) queue_delivery_(1);
 }
 
-void message_port::queue_delivery_() {
-  if (delivery_queued_ || closed_ || !started_ || inbox_head_ == inbox_.size()) return;
-  delivery_queued_ = true;
-  rt_->enqueue_(source::posted_message, {[](void* p) { static_cast<message_port*>(p)->deliver_(); }, this});
+void message_port::queue_delivery_(std::size_t n) {
+  if (closed_ || !started_) return;
+  const std::size_t waiting = inbox_.size() - inbox_head_;
+  n = std::min(n, waiting > queued_ ? waiting - queued_ : 0);
+  for (std::size_t i = 0; i < n; i++) {
+    queued_++;
+    rt_->enqueue_(source::posted_message, {[](void* p) { static_cast<message_port*>(p)->deliver_(); }, this});
+  }
 }
 
 void message_port::close() noexcept {
@@ -616,21 +622,28 @@ bool message_port::post_message(void* message) {
   message_port* to = other_;
   if (to == nullptr) return false;  // closed or disentangled: dropped
   to->inbox_.push_back(message);
-  to->queue_delivery_();
+  if (!to->delivering_ && to->queued_ == 0) to->queue_delivery_(1);
   return true;
 }
 
 void message_port::deliver_() {
-  delivery_queued_ = false;
+  if (queued_ > 0) queued_--;
   if (closed_ || inbox_head_ == inbox_.size()) return;
   void* m = inbox_[inbox_head_++];
   if (inbox_head_ == inbox_.size()) {
     inbox_.clear();
     inbox_head_ = 0;
   }
-  // The next message's task is queued as this one is taken.
-  queue_delivery_();
+  // The messages that arrive meanwhile get their tasks at the end of this
+  // one (runtime::run_task_, after the checkpoint).
+  delivering_ = true;
+  rt_->delivering_ = this;
   if (onmessage_) onmessage_(this, m);
+}
+
+void message_port::after_delivery_() {
+  delivering_ = false;
+  queue_delivery_(inbox_.size() - inbox_head_);
 }
 
 // ---- the compound mutation microtask ---------------------------------------------------------

@@ -357,6 +357,8 @@ class _Render:
             self.fn(s, d, "Promise.reject(new Error('c%d')).catch((e) =>" % n,
                     "L('catch %d ' + e.message);" % n, ");")
         elif k == "reject":
+            if self.browser:
+                self.emit(d, "P.add('r%d');" % n)
             self.emit(d, "Promise.reject(new Error('r%d'));" % n)
         elif k in ("timeout", "interval"):
             pend = "'t%d'" % n if self.browser else None
@@ -412,6 +414,10 @@ class _Render:
             self.needs.add("emitter")
             self.emit(d, "E.emit('error', new Error('ee%d'));" % n)
         elif k == "throw":
+            if self.browser:
+                # Reported once, by onerror or onunhandledrejection, in a
+                # task of its own when it is a rejection: pending till then.
+                self.emit(d, "P.add('x%d');" % n)
             self.emit(d, "throw new Error('x%d');" % n)
         elif k == "exit_code":
             self.emit(d, "process.exitCode = %d;" % a["code"])
@@ -451,10 +457,11 @@ class _Render:
             self.body(s.body, d + 1)
             self.emit(d, "});")
         elif k == "onerror":
-            self.emit(d, "window.onerror = (m) => { L('onerror %d ' + m); D(); return true; };" % n)
+            self.emit(d, "window.onerror = (m, f, l, c, e) => { L('onerror %d ' + m); P.delete(e.message); D(); "
+                      "return true; };" % n)
         elif k == "onrejection":
             self.emit(d, "window.onunhandledrejection = (e) => { L('onunhandledrejection %d ' + e.reason.message); "
-                      "e.preventDefault(); D(); };" % n)
+                      "P.delete(e.reason.message); e.preventDefault(); D(); };" % n)
         elif k == "message":
             self.emit(d, "P.add('m%d');" % n)
             self.emit(d, "M[%d] = () => {" % n)
