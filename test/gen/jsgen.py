@@ -55,7 +55,7 @@ class Program:
     def __init__(self, seed, target):
         self.seed, self.target = seed, target
         self.main = []
-        self.uses = set()      # what the prelude must define
+        self.keep = set()      # ids reduction must not remove
 
     def walk(self):
         """Every statement, depth first."""
@@ -66,13 +66,14 @@ class Program:
             stack.extend(reversed(s.body))
 
     def ids(self):
-        return [s.id for s in self.walk()]
+        """The ids reduction may remove."""
+        return [s.id for s in self.walk() if s.id not in self.keep]
 
     def without(self, drop):
         """A copy without the statements whose id is in drop (and what
         they contain)."""
         p = Program(self.seed, self.target)
-        p.uses = set(self.uses)
+        p.keep = set(self.keep)
 
         def copy(stmts):
             out = []
@@ -133,6 +134,9 @@ class _Gen:
             del kinds["async"]
         self.kinds = list(kinds)
         self.weights = [kinds[k] for k in self.kinds]
+
+    def drop_kinds(self, *kinds):
+        self.weights = [0 if k in kinds else w for k, w in zip(self.kinds, self.weights)]
 
     def new(self, kind, **args):
         s = Stmt(self.next_id, kind, args)
@@ -241,11 +245,20 @@ class _Gen:
             # An error the page does not handle stops the browser oracle:
             # exceptions and rejections only with both handlers set.
             if r.random() < 0.5:
-                p.main.append(self.new("onerror"))
-                p.main.append(self.new("onrejection"))
+                for kind in ("onerror", "onrejection"):
+                    s = self.new(kind)
+                    p.main.append(s)
+                    p.keep.add(s.id)  # reduction keeps them
             else:
-                drop = [self.kinds.index(k) for k in ("throw", "reject")]
-                self.weights = [0 if i in drop else w for i, w in enumerate(self.weights)]
+                self.drop_kinds("throw", "reject")
+            # Animation frames come on the frame clock, whose phase against
+            # the script is the browser's: a program has frames, or tasks
+            # that race them (messages, 0 ms timers, timers a frame's
+            # multiple away), not both.
+            if r.random() < 0.3:
+                self.drop_kinds("message", "timeout", "interval", "clear")
+            else:
+                self.drop_kinds("raf", "cancel_raf")
         while self.budget > 0:
             s = self.statement(0, False)
             p.main.append(s)
@@ -381,7 +394,7 @@ class _Render:
                 self.emit(d, "}, %d);" % a["delay"])
         elif k == "clear":
             if self.browser:
-                self.emit(d, "clearTimeout(H[%d]); P.delete('t%d');" % (a["target"], a["target"]))
+                self.emit(d, "clearTimeout(H[%d]); P.delete('t%d'); D();" % (a["target"], a["target"]))
             else:
                 self.emit(d, "clearTimeout(H[%d]);" % a["target"])
         elif k == "refresh":
@@ -473,7 +486,7 @@ class _Render:
             self.emit(d, "P.add('f%d');" % n)
             self.fn(s, d, "H[%d] = requestAnimationFrame(() =>" % n, lab, ");", task=True, pending="'f%d'" % n)
         elif k == "cancel_raf":
-            self.emit(d, "cancelAnimationFrame(H[%d]); P.delete('f%d');" % (a["target"], a["target"]))
+            self.emit(d, "cancelAnimationFrame(H[%d]); P.delete('f%d'); D();" % (a["target"], a["target"]))
         elif k == "listen":
             self.emit(d, "T.addEventListener('%s', () => {" % a["event"])
             self.emit(d + 1, lab)
