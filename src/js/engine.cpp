@@ -90,7 +90,7 @@ bool engine::init_context() {
   const bool async_stacks =
       opts_.mode == node::mode::current && source_.find("async") != std::string::npos;
   if (!new_context(std::make_unique<promise_job_queue<engine>>(*this), rejection_tracker, this, &global_class,
-                   async_stacks)) {
+                   async_stacks, true)) {
     return false;
   }
   rt_->on_rejections(process_rejections, this);

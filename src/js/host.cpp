@@ -2,6 +2,7 @@
 
 #include "js/host.hpp"
 
+#include <js/Context.h>
 #include <js/ContextOptions.h>
 
 #include <js/CharacterEncoding.h>
@@ -44,7 +45,7 @@ const JSClass frame_global_class = {"PhaseloopFrame", JSCLASS_GLOBAL_FLAGS, &JS:
 }  // namespace
 
 bool script_host::new_context(std::unique_ptr<JS::JobQueue> jobs, JS::PromiseRejectionTrackerCallback track,
-                              void* track_data, const JSClass* cls, bool async_stacks) {
+                              void* track_data, const JSClass* cls, bool async_stacks, bool shared_memory) {
   cx_ = JS_NewContext(JS::DefaultHeapMaxBytes);
   if (cx_ == nullptr) return false;
   // SpiderMonkey's default cap (32 MiB) is an embedding default, not
@@ -64,6 +65,10 @@ bool script_host::new_context(std::unique_ptr<JS::JobQueue> jobs, JS::PromiseRej
   JS::SetPromiseRejectionTrackerCallback(cx_, track, track_data);
 
   JS::RealmOptions ro;
+  if (shared_memory) {
+    ro.creationOptions().setSharedMemoryAndAtomicsEnabled(true);
+    JS_SetFutexCanWait(cx_);
+  }
   JS::RootedObject global(cx_, JS_NewGlobalObject(cx_, cls, nullptr, JS::FireOnNewGlobalHook, ro));
   if (!global) return false;
   global_.emplace(cx_, global);

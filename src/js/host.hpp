@@ -78,10 +78,12 @@ class script_host {
   /// pointer), gives promise jobs to `jobs` and rejection changes to
   /// `track(…, track_data)`, and makes a global of class `cls`, entered,
   /// with the standard classes; with async stack traces when
-  /// `async_stacks`. False on failure; destroy_context() then
-  /// cleans up what was made.
+  /// `async_stacks`; with SharedArrayBuffer and a blocking Atomics.wait
+  /// when `shared_memory` (Node has both; a page that is not
+  /// cross-origin isolated has neither). False on failure;
+  /// destroy_context() then cleans up what was made.
   bool new_context(std::unique_ptr<JS::JobQueue> jobs, JS::PromiseRejectionTrackerCallback track,
-                   void* track_data, const JSClass* cls, bool async_stacks);
+                   void* track_data, const JSClass* cls, bool async_stacks, bool shared_memory);
   /// Leaves the global's realm and destroys the context. The engine drops
   /// its own roots first.
   void destroy_context() noexcept;

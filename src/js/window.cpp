@@ -105,7 +105,7 @@ window_engine::window_engine(phaseloop::loop& l, const run_options& o, std::stri
 
 bool window_engine::init_context() {
   if (!new_context(std::make_unique<promise_job_queue<window_engine>>(*this), rejection_tracker, this,
-                   &window_class, true)) {
+                   &window_class, true, false)) {
     return false;
   }
   rt_->on_checkpoint_end(checkpoint_end, this);

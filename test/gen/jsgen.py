@@ -15,8 +15,9 @@ Why the output depends on the runtime's rules alone, not on timing:
   and an interval fires twice at most, so no two timers come due at the
   same ideal moment and any two are Q apart or more.
 - The main script, and every task (timer, immediate, I/O, message, frame)
-  ends by waiting 2 ms (busy), as does every asynchronous file operation
-  right after it starts: a 0 or 1 ms timer made before is then due at the
+  ends by waiting 3 ms (asleep in Atomics.wait in Node, so that the
+  thread pool gets the processor; busy in the browser), as does every
+  asynchronous file operation right after it starts: a 0 or 1 ms timer made before is then due at the
   next timers phase, and a file operation's result is back from the
   thread pool before the loop next polls. Without this, a 1 ms timer and
   an immediate, or a file callback and a timer, race.
@@ -277,7 +278,8 @@ def generate(seed, target):
 NODE_PRELUDE = """\
 'use strict';
 const L = (s) => console.log(s);
-const S = () => { const t = Date.now() + 3; while (Date.now() < t); };
+const W = new Int32Array(new SharedArrayBuffer(4));
+const S = () => { Atomics.wait(W, 0, 0, 3); };
 const H = {}, C = {}, F = {};
 """
 
