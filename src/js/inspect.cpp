@@ -233,13 +233,21 @@ bool constructor_name(JSContext* cx, JS::HandleObject obj, std::string& name, bo
   return true;
 }
 
+// Symbol.toStringTag, shown after the constructor's name when it differs
+// ("Foo [Tag] {}"), in Node 10 and 11 too. Node 20 leaves it out when the
+// key is printed anyway: an own enumerable property (an own one at all
+// with showHidden).
 bool to_string_tag(context& c, JS::HandleObject obj, std::string& tag) {
-  if (c.legacy()) return true;
   JS::RootedId id(c.cx, JS::GetWellKnownSymbolKey(c.cx, JS::SymbolCode::toStringTag));
   JS::RootedValue v(c.cx);
   if (!JS_GetPropertyById(c.cx, obj, id, &v)) return false;
-  if (v.isString() && !value_to_utf8(c.cx, v, tag)) return false;
-  return true;
+  if (!v.isString()) return true;
+  if (!c.legacy()) {
+    JS::Rooted<mozilla::Maybe<JS::PropertyDescriptor>> desc(c.cx);
+    if (!JS_GetOwnPropertyDescriptorById(c.cx, obj, id, &desc)) return false;
+    if (desc.isSome() && (c.show_hidden || desc->enumerable())) return true;
+  }
+  return value_to_utf8(c.cx, v, tag);
 }
 
 // Node's getPrefix: "Foo ", "Map(2) ", "[Object: null prototype] ".
@@ -574,7 +582,7 @@ struct object_facts {
   bool is_array = false;
   bool has_ctor = false;  // false for a null-prototype chain
   std::string ctor;
-  std::string tag;  // Symbol.toStringTag (Node 12+)
+  std::string tag;  // Symbol.toStringTag (to_string_tag)
 
   object_facts(JS::HandleObject o, JS::HandleIdVector keys) : obj(o), all_keys(keys) {}
 };
