@@ -81,7 +81,7 @@ runtime::runtime(phaseloop::loop& l, mode m) : loop_(&l), mode_(m) {
     auto* rt = static_cast<runtime*>(c->data);
     if (rt->immediates_.empty()) return;
     rt->call({[](void* a) { static_cast<runtime*>(a)->process_immediates_(); }, rt},
-             "immediates");
+             "immediates", false);
   });
   check_->unref();
   idle_ = new phaseloop::idle(l);
@@ -236,6 +236,7 @@ void runtime::process_immediates_() {
   immediate::list pass;
   pass.splice_back(immediates_);
   bool ran_one = false;
+  bool last_threw = false;
   while (immediate* i = pass.front()) {
     if (ran_one && mode_ != mode::node10) {
       // Node 11+: nextTicks and microtasks run between immediates (the last
@@ -257,8 +258,13 @@ void runtime::process_immediates_() {
     }
     // After an exception Node runs the rest of the pass anew: the next
     // immediate without a drain before it.
-    if (std::exchange(threw_, false)) ran_one = false;
+    last_threw = std::exchange(threw_, false);
+    if (last_threw) ran_one = false;
   }
+  // When the last immediate of the pass threw, Node 10's native callback
+  // failed and does not drain: the ticks and microtasks wait for the next
+  // callback (a timer, say). Node 11+ drains all the same.
+  if (last_threw && mode_ == mode::node10) threw_ = true;
 }
 
 }  // namespace phaseloop::node
