@@ -300,7 +300,7 @@ int engine::run() {
   // work, and the loop again while its listeners gave it more; then 'exit'
   // and process.exitCode as it is after the 'exit' listeners.
   for (;;) {
-    rt_->call({before_exit_cb, this}, "beforeExit");
+    rt_->call({before_exit_cb, this}, "beforeExit", false);
     if (!loop_->alive()) break;
     loop_->run(run_mode::default_);
   }

@@ -293,7 +293,9 @@ void step(void* arg);
 // Every completion: one native callback, then on to the next step.
 void completed(phaseloop::fs_req* r) {
   auto* op = static_cast<fs_op*>(r->data);
-  op->owner->rt().call({step, op}, label_of(*op));
+  // A callback that threw (an 'uncaughtException' listener took it) is a
+  // failed native callback: no drain after it, as in Node.
+  op->owner->rt().call({step, op}, label_of(*op), false);
 }
 
 // Calls the user's callback with (error) or (null, value) and frees `op`.

@@ -70,6 +70,9 @@ if (current) {
 for (const name of globalNames) {
   Object.defineProperty(globalThis_(), name, { value: web[name], writable: true, configurable: true });
 }
+// The timers' own setImmediate, whatever the script does to the global.
+const setImmediateAtBoot = globalThis_().setImmediate;
+
 function globalThis_() {
   return Function('return this')();
 }
@@ -273,8 +276,14 @@ internal.onUncaught = function onUncaught(err, origin) {
   // Node 11 passed the error alone; 10.17 and 12.0 added the origin.
   if (mode === 'node11') process.emit('uncaughtException', err);
   else process.emit('uncaughtException', err, origin);
+  // As Node after a handled error: an immediate that does nothing, so
+  // that the next check pass is not empty and the ticks left waiting get
+  // processed (it also keeps the loop for one more round: 'beforeExit'
+  // again after a listener of it threw).
+  setImmediateAtBoot(noop);
   return true;
 };
+function noop() {}
 
 // A rejection without a handler: true when a listener took it.
 internal.onUnhandledRejection = function onUnhandledRejection(reason, promise) {
