@@ -96,6 +96,13 @@ void timeout::ref() noexcept {
 }
 
 void timeout::unref() noexcept {
+  // Node 10: unref() of a one-shot timeout that has fired (or is firing)
+  // unenrolls it, and refresh() does nothing after that.
+  if (rt_->mode_ == mode::node10 && own_ == nullptr && !repeat_ && (running_ || !active_)) {
+    refed_ = false;
+    cleared_ = true;
+    return;
+  }
   if (!refed_) return;
   refed_ = false;
   if (!active_) return;

@@ -1,0 +1,12 @@
+// oracle: node10 node11 node
+// unref() and then refresh() of a timeout that has fired. Node 10's
+// unref() unenrolls a one-shot timeout that has been called, so refresh()
+// does nothing; Node 11 and later start it again (unreferenced: another
+// timer keeps the loop). (Found by tools/fuzz-oracle, node10 seed 1187.)
+const t = setTimeout(() => console.log('timeout'), 1);
+setTimeout(() => {
+  t.unref();
+  t.refresh();
+  console.log('unref, then refresh, of the fired timeout');
+  setTimeout(() => console.log('a later timer'), 30);
+}, 10);
