@@ -320,6 +320,9 @@ class runtime {
   void* rejections_arg_ = nullptr;
   int depth_ = 0;  // native callbacks on the stack
   bool threw_ = false;  // see threw()
+  // node: a native callback failed (threw, taken by a listener) without
+  // its drain; the check phase drains first (Node 20's native immediates).
+  bool drain_at_check_ = false;
 
   detail::ring<task> ticks_;
   detail::ring<task> micro_;

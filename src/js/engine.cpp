@@ -305,12 +305,16 @@ int engine::run() {
     loop_->run(run_mode::default_);
   }
   JS::RootedValue code(cx_);
-  if (!call_lib("onExit", JS::HandleValueArray::empty(), &code)) uncaught();
   // The emit is a native callback: the drain after it runs the promise
   // jobs and queueMicrotask callbacks of the 'exit' listeners, and reports
-  // the rejections left unhandled (nextTicks are dropped by then). Nothing
-  // they gave the loop runs.
-  rt_->drain();
+  // the rejections left unhandled (nextTicks are dropped by then); unless
+  // a listener threw (taken by an 'uncaughtException' listener): a failed
+  // callback does not drain. Nothing they gave the loop runs.
+  if (call_lib("onExit", JS::HandleValueArray::empty(), &code)) {
+    rt_->drain();
+  } else {
+    uncaught();
+  }
   const int status = exit_status();
   // A file operation they started is in flight on the thread pool: as
   // Node, the process ends without waiting for it (and without the

@@ -79,6 +79,10 @@ runtime::runtime(phaseloop::loop& l, mode m) : loop_(&l), mode_(m) {
   check_->data = this;
   check_->start([](phaseloop::check* c) {
     auto* rt = static_cast<runtime*>(c->data);
+    // Node 20 runs its native immediates first, in a callback scope of
+    // their own: after a failed native callback, that scope's drain runs
+    // the ticks and microtasks it left waiting, before any immediate.
+    if (std::exchange(rt->drain_at_check_, false)) rt->call({[](void*) {}, nullptr}, "native immediates");
     if (rt->immediates_.empty()) return;
     rt->call({[](void* a) { static_cast<runtime*>(a)->process_immediates_(); }, rt},
              "immediates", false);
@@ -169,7 +173,10 @@ void runtime::call(task t, const char* label, bool drain_if_threw) {
   if (observer_) emit_(false, event_kind::native, t.arg, label);
   // Only the outermost native callback drains (Node's InternalCallbackScope
   // skips the drain when callbacks are nested).
-  if (--depth_ == 0 && (drain_if_threw || !threw)) drain();
+  if (--depth_ == 0) {
+    if (drain_if_threw || !threw) drain();
+    else if (mode_ == mode::current) drain_at_check_ = true;
+  }
 }
 
 int runtime::run_main(task main) {

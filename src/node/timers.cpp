@@ -220,7 +220,9 @@ void runtime::run_timeout_(timeout& t, double start) {
     return;
   }
   if (t.list_ != nullptr || t.own_ != nullptr) return;  // restarted or refreshed
-  if (t.repeat_) {
+  // Node 10 re-arms an interval once its callback has returned: one that
+  // threw (a listener took the error) is not, and ends there.
+  if (t.repeat_ && !(mode_ == mode::node10 && threw_)) {
     if (mode_ == mode::current) {
       // Node 12+ counts from the time read before the callback: a callback
       // longer than the interval is followed by the next run at once.
