@@ -32,7 +32,9 @@ internal.argTypeError = function argTypeError(name, type, value) {
   let message;
   if (current) {
     const t = type === 'Function' ? 'function' : type;
-    message = 'The "' + name + '" ' + what + ' must be of type ' + t + '.' + received(value);
+    // A class alone: "must be an instance of Event".
+    const must = t.startsWith('an instance of ') ? ' must be ' : ' must be of type ';
+    message = 'The "' + name + '" ' + what + must + t + '.' + received(value);
   } else {
     message = 'The "' + name + '" ' + what + ' must be of type ' + type + '. Received type ' +
       (value === null ? 'null' : typeof value);

@@ -40,6 +40,7 @@ for (const [name, code] of Object.entries(legacyCodes)) {
 const kDispatching = Symbol('dispatching');
 const kDispatched = Symbol('dispatched');
 const kStopped = Symbol('stopped');
+const kInDispatch = Symbol('inDispatch');
 
 class Event {
   #type;
@@ -50,7 +51,8 @@ class Event {
   #target = null;
   #current = null;
   #timeStamp;
-  #stop = false;
+  #stop = false;  // stays set after the dispatch, as Chromium and Node keep it
+  #inDispatch = false;
   constructor(type, options = {}) {
     if (arguments.length === 0) throw internal.argTypeError('type', 'string', undefined);
     this.#type = String(type);
@@ -80,9 +82,14 @@ class Event {
   static [kDispatching](event, target) {
     event.#target = target;
     event.#current = target;
+    event.#inDispatch = true;
   }
   static [kDispatched](event) {
     event.#current = null;
+    event.#inDispatch = false;
+  }
+  static [kInDispatch](event) {
+    return event.#inDispatch;
   }
   static [kStopped](event) {
     return event.#stop;
@@ -137,11 +144,28 @@ class EventTarget {
     list.splice(i, 1);
   }
   dispatchEvent(event) {
-    if (!(event instanceof Event)) throw internal.argTypeError('event', 'Event', event);
+    if (internal.mode === 'browser') {
+      const fail = "Failed to execute 'dispatchEvent' on 'EventTarget': ";
+      if (arguments.length === 0) throw new TypeError(fail + '1 argument required, but only 0 present.');
+      if (!(event instanceof Event)) throw new TypeError(fail + "parameter 1 is not of type 'Event'.");
+      if (Event[kInDispatch](event)) throw new DOMException(fail + 'The event is already being dispatched.', 'InvalidStateError');
+    } else {
+      if (arguments.length === 0) {
+        throw internal.codedError('TypeError', 'The "event" argument must be specified', 'ERR_MISSING_ARGS');
+      }
+      if (!(event instanceof Event)) throw internal.argTypeError('event', 'an instance of Event', event);
+      if (Event[kInDispatch](event)) {
+        throw internal.codedError('Error', 'The event "' + event.type + '" is already being dispatched',
+          'ERR_EVENT_RECURSION');
+      }
+    }
     Event[kDispatching](event, this);
     const list = listenerMap(this).get(event.type);
     if (list) {
       for (const entry of list.slice()) {
+        // Checked before each listener: an event stopped before (in an
+        // earlier dispatch too) reaches none.
+        if (Event[kStopped](event)) break;
         if (entry.removed) continue;
         if (entry.once) this.removeEventListener(event.type, entry.listener, entry);
         try {
@@ -151,7 +175,6 @@ class EventTarget {
         } catch (err) {
           internal.listenerError(err);
         }
-        if (Event[kStopped](event)) break;
       }
     }
     Event[kDispatched](event);
