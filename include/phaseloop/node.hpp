@@ -285,7 +285,10 @@ class runtime {
   void remove_(timeout& t);
   void ref_timer_(bool up);
   void run_timeout_(timeout& t, double start);
-  void make_own_timer_(timeout& t, double delay);  // node10: unref'd timeouts
+  // node10: unref'd timeouts have a core timer of their own (`reuse`: an
+  // emptied list's).
+  void make_own_timer_(timeout& t, double delay, phaseloop::timer* reuse = nullptr);
+  void move_to_own_timer_(timeout& t, double delay);
   void own_fired_(timeout& t);
   void list_fired_(timer_list& l);     // node10: a list's core timer fired
   void process_timers_();              // node11+: the core timer fired

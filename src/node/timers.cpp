@@ -116,8 +116,7 @@ void timeout::unref() noexcept {
   // of its own, due when the timeout would have been.
   double delay = idle_start_ + after_ - rt_->now();
   if (delay < 0) delay = 0;
-  rt_->remove_(*this);
-  rt_->make_own_timer_(*this, delay);
+  rt_->move_to_own_timer_(*this, delay);
 }
 
 // ---- lists --------------------------------------------------------------------
@@ -249,8 +248,8 @@ void runtime::run_timeout_(timeout& t, double start) {
   if (t.done_cb_) t.done_cb_(&t);
 }
 
-void runtime::make_own_timer_(timeout& t, double delay) {
-  t.own_ = new phaseloop::timer(*loop_);
+void runtime::make_own_timer_(timeout& t, double delay, phaseloop::timer* reuse) {
+  t.own_ = reuse != nullptr ? reuse : new phaseloop::timer(*loop_);
   t.own_->data = &t;
   t.own_->start(
       [](phaseloop::timer* c) {
@@ -264,6 +263,27 @@ void runtime::make_own_timer_(timeout& t, double delay) {
       },
       whole_ms(delay), 0);
   if (!t.refed_) t.own_->unref();
+}
+
+void runtime::move_to_own_timer_(timeout& t, double delay) {
+  timer_list* l = t.list_;
+  phaseloop::timer* reuse = nullptr;
+  if (l != nullptr) {
+    l->timeouts.erase(t);
+    t.list_ = nullptr;
+    if (l->timeouts.empty()) {
+      // Node 10's reuse(): the emptied list's core timer, stopped, becomes
+      // the timeout's own. Nothing is closed, so nothing keeps the loop
+      // for another iteration (a closing handle would, and a due timeout
+      // would run in it).
+      if (!l->busy) {
+        reuse = std::exchange(l->core, nullptr);
+        if (reuse != nullptr) reuse->stop();
+      }
+      drop_list_(*l);
+    }
+  }
+  make_own_timer_(t, delay, reuse);
 }
 
 void runtime::own_fired_(timeout& t) {
