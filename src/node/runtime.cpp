@@ -244,29 +244,38 @@ void runtime::process_immediates_() {
   pass.splice_back(immediates_);
   bool ran_one = false;
   bool last_threw = false;
-  while (immediate* i = pass.front()) {
-    if (ran_one && mode_ != mode::node10) {
-      // Node 11+: nextTicks and microtasks run between immediates (the last
-      // one's are drained when the native callback returns). They may clear
-      // immediates of this pass, so the next one is chosen afterwards.
-      drain();
-      i = pass.front();
-      if (i == nullptr) break;
+  for (;;) {
+    while (immediate* i = pass.front()) {
+      if (ran_one && mode_ != mode::node10) {
+        // Node 11+: nextTicks and microtasks run between immediates (the last
+        // one's are drained when the native callback returns). They may clear
+        // immediates of this pass, so the next one is chosen afterwards.
+        drain();
+        i = pass.front();
+        if (i == nullptr) break;
+      }
+      ran_one = true;
+      pass.erase(*i);
+      i->pending_ = false;
+      if (i->refed_) ref_immediate_(false);
+      // The callback may free `i`.
+      if (observer_) {
+        observed_(event_kind::immediate, i, [i] { i->cb_(i); });
+      } else {
+        i->cb_(i);
+      }
+      // After an exception Node runs the rest of the pass anew: the next
+      // immediate without a drain before it.
+      last_threw = std::exchange(threw_, false);
+      if (last_threw) ran_one = false;
     }
-    ran_one = true;
-    pass.erase(*i);
-    i->pending_ = false;
-    if (i->refed_) ref_immediate_(false);
-    // The callback may free `i`.
-    if (observer_) {
-      observed_(event_kind::immediate, i, [i] { i->cb_(i); });
-    } else {
-      i->cb_(i);
-    }
-    // After an exception Node runs the rest of the pass anew: the next
-    // immediate without a drain before it.
-    last_threw = std::exchange(threw_, false);
-    if (last_threw) ran_one = false;
+    // Node 11+ call the pass again while it did not end normally: when the
+    // last immediate threw, that call takes the immediates queued since
+    // (by the 'uncaughtException' listener, say), in this same check phase,
+    // the first without a drain before it. Node 10 leaves them for the next.
+    if (!last_threw || mode_ == mode::node10 || immediates_.empty()) break;
+    pass.splice_back(immediates_);
+    last_threw = false;
   }
   // When the last immediate of the pass threw, Node 10's native callback
   // failed and does not drain: the ticks and microtasks wait for the next
