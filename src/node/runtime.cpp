@@ -154,8 +154,9 @@ void runtime::drain() {
       }
       if (threw_) {
         // The exception left processTicksAndRejections: the rest waits for
-        // the next drain.
+        // the next drain (in node mode, the check phase's; see call()).
         threw_ = false;
+        if (mode_ == mode::current) drain_at_check_ = true;
         if (observer_) emit_(false, event_kind::drain, nullptr);
         return;
       }
