@@ -99,6 +99,12 @@ void timeout::unref() noexcept {
   // Node 10: unref() of a one-shot timeout that has fired (or is firing)
   // unenrolls it, and refresh() does nothing after that.
   if (rt_->mode_ == mode::node10 && own_ == nullptr && !repeat_ && (running_ || !active_)) {
+    // (A refresh() in its callback put it back in a list: out again. Node
+    // 10 counts references per list, so there is no count to give back.)
+    if (list_ != nullptr) {
+      rt_->remove_(*this);
+      active_ = false;
+    }
     refed_ = false;
     cleared_ = true;
     return;

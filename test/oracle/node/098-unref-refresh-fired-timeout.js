@@ -8,5 +8,16 @@ setTimeout(() => {
   t.unref();
   t.refresh();
   console.log('unref, then refresh, of the fired timeout');
-  setTimeout(() => console.log('a later timer'), 30);
+  setTimeout(() => console.log('a later timer'), 150);
 }, 10);
+// And in its own callback: refresh() puts it back in a list, unref()
+// takes it out again in Node 10 (found by tools/fuzz-oracle, node10 seed
+// 6104); Node 11+ run it once more.
+const u = setTimeout(() => {
+  console.log('u runs');
+  if (!u.again) {
+    u.again = true;
+    u.refresh();
+    u.unref();
+  }
+}, 30);
