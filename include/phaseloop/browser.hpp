@@ -233,7 +233,7 @@ class message_port {
   bool started_ = false;
   bool closed_ = false;
   unsigned queued_ = 0;           // delivery tasks queued, not run yet
-  bool delivering_ = false;       // its delivery task is running
+  bool delivering_() const noexcept;  // its delivery task is running
   void queue_delivery_(std::size_t n);
   void after_delivery_();         // the end of its delivery task
 };

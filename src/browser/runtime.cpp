@@ -599,8 +599,10 @@ void message_port::set_onmessage(handler h) noexcept {
 void message_port::start() {
   if (started_) return;
   started_ = true;
-  if (!delivering_ && queued_ == 0) queue_delivery_(1);
+  if (!delivering_() && queued_ == 0) queue_delivery_(1);
 }
+
+bool message_port::delivering_() const noexcept { return rt_->delivering_ == this; }
 
 void message_port::queue_delivery_(std::size_t n) {
   if (closed_ || !started_) return;
@@ -622,7 +624,7 @@ bool message_port::post_message(void* message) {
   message_port* to = other_;
   if (to == nullptr) return false;  // closed or disentangled: dropped
   to->inbox_.push_back(message);
-  if (!to->delivering_ && to->queued_ == 0) to->queue_delivery_(1);
+  if (!to->delivering_() && to->queued_ == 0) to->queue_delivery_(1);
   return true;
 }
 
@@ -636,13 +638,12 @@ void message_port::deliver_() {
   }
   // The messages that arrive meanwhile get their tasks at the end of this
   // one (runtime::run_task_, after the checkpoint).
-  delivering_ = true;
   rt_->delivering_ = this;
   if (onmessage_) onmessage_(this, m);
 }
 
 void message_port::after_delivery_() {
-  delivering_ = false;
+  // (runtime::run_task_ has cleared runtime::delivering_.)
   queue_delivery_(inbox_.size() - inbox_head_);
 }
 

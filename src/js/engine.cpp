@@ -325,25 +325,25 @@ int engine::run() {
   return status;
 }
 
-bool engine::exiting() {
-  if (!process_) return false;
+// process[name] (undefined when there is no process or the get fails).
+JS::Value engine::process_property(const char* name) {
+  if (!process_) return JS::UndefinedValue();
   JS::RootedObject process(cx_, *process_);
   JS::RootedValue v(cx_);
-  if (!JS_GetProperty(cx_, process, "_exiting", &v)) {
+  if (!JS_GetProperty(cx_, process, name, &v)) {
     JS_ClearPendingException(cx_);
-    return false;
+    return JS::UndefinedValue();
   }
+  return v;
+}
+
+bool engine::exiting() {
+  JS::RootedValue v(cx_, process_property("_exiting"));
   return JS::ToBoolean(v);
 }
 
 int engine::exit_status() {
-  if (!process_) return 0;
-  JS::RootedObject process(cx_, *process_);
-  JS::RootedValue code(cx_);
-  if (!JS_GetProperty(cx_, process, "exitCode", &code)) {
-    JS_ClearPendingException(cx_);
-    return 0;
-  }
+  JS::RootedValue code(cx_, process_property("exitCode"));
   if (code.isUndefined() || code.isNull()) return 0;
   int32_t n = 0;
   if (!JS::ToInt32(cx_, code, &n)) {
@@ -412,13 +412,7 @@ void engine::uncaught() {
 }
 
 int engine::fatal_status() {
-  if (!process_) return 1;
-  JS::RootedObject process(cx_, *process_);
-  JS::RootedValue code(cx_);
-  if (!JS_GetProperty(cx_, process, "exitCode", &code)) {
-    JS_ClearPendingException(cx_);
-    return 1;
-  }
+  JS::RootedValue code(cx_, process_property("exitCode"));
   if (code.isInt32()) return code.toInt32() & 0xff;
   if (code.isDouble() && code.toDouble() == static_cast<int32_t>(code.toDouble()))
     return static_cast<int32_t>(code.toDouble()) & 0xff;

@@ -180,6 +180,7 @@ class engine final : public script_host {
   /// "rejection").
   int fatal_status();  // the status of an uncaught exception
   bool exiting();      // process._exiting: 'exit' has been emitted
+  JS::Value process_property(const char* name);
   [[noreturn]] void die_with(JS::HandleValue error, JS::HandleObject thrown, const char* why = "uncaught",
                              int status = 1);
   /// Flushes stdout (and the annotations) and ends the process at once.
