@@ -109,7 +109,7 @@ MICRO_NODE = {"node11": {"micro": 6}, "node": {"micro": 6, "timers_promise": 4}}
 NO_AWAIT = {"node10", "node11"}
 # Process listeners: once each at most, in the main script.
 LISTENERS = ("exit", "beforeExit", "uncaughtException", "unhandledRejection")
-# The kinds whose callback is a task: it ends with the 2 ms wait.
+# The kinds whose callback is a task: it ends with the 3 ms wait.
 TASKS = {"timeout", "interval", "immediate", "fs", "message", "raf", "timers_promise"}
 # Statements after which nothing in the same block runs.
 LAST = {"throw", "exit"}
@@ -150,7 +150,7 @@ class _Gen:
     def delay(self, micro, repeat=False):
         """0 (or 1, which Node treats alike), or a power of 3 quanta no other
         timer uses; None when neither may be used here. A 0 or 1 ms timer is
-        made only where a task's closing 2 ms wait follows (not in a
+        made only where a task's closing 3 ms wait follows (not in a
         microtask or nextTick callback, which run after it), and never
         repeats."""
         r = self.r
