@@ -68,18 +68,20 @@ enum class profile : int {
   libuv_1_44 = 0,
   /// libuv 1.45 to 1.47, with the 1.46 refinements: timers run after the
   /// closing phase; DEFAULT runs one timers pass before the first iteration
-  /// when the loop is alive and not stopped. Also 1.48's timer rule (real
-  /// 1.45 to 1.47 lack it): expired timers are collected first and then
-  /// run, so one re-armed with timeout 0 inside its callback waits for the
-  /// next pass.
+  /// when the loop is alive and not stopped. As in 1.44, a timers pass
+  /// takes one due timer at a time, so a timer re-armed inside its callback
+  /// runs again in the same pass once it is due (Node 20, on libuv 1.46,
+  /// shows it).
   /// A stream's write attempt goes on to the next queued requests (up to
   /// 32 more); the shutting bit (0x100) is no longer kept in the handle's
   /// flags; the constrained memory is read from the process's own cgroup
   /// (v1 or v2), UINT64_MAX when it sets no limit.
   libuv_1_45 = 1,
-  /// libuv 1.48: uv_pipe_connect() goes through connect2's checks, so an
-  /// empty name fails with EINVAL (in the connect callback) instead of
-  /// trying to connect.
+  /// libuv 1.48: expired timers are collected first and then run, so one
+  /// re-armed inside its callback waits for the next pass (PR #4250);
+  /// uv_pipe_connect() goes through connect2's checks, so an empty name
+  /// fails with EINVAL (in the connect callback) instead of trying to
+  /// connect.
   libuv_1_48 = 2,
   /// libuv 1.49: a UDP bind accepts SO_REUSEPORT (UV_UDP_REUSEPORT); an
   /// abstract socket's name is reported in exactly its length (no room for

@@ -216,9 +216,11 @@ void loop::timers_pass_(bool before_loop) {
     t->again();  // a repeating timer is re-armed before its callback runs
     callback_<H>(phase::timers, callback_kind::timer, t, nullptr, [t] { t->cb_(t); });
   };
-  if (profile_ == profile::libuv_1_44) {
-    // 1.44 takes one due timer at a time, so a timer re-armed with timeout 0
-    // inside its callback runs again in the same pass.
+  if (profile_ < profile::libuv_1_48) {
+    // Before 1.48 the pass takes one due timer at a time against the loop's
+    // time as it is then, so a timer re-armed inside its callback runs again
+    // in the same pass once it is due: with timeout 0, or when the callback
+    // moved the loop's time on (uv_update_time).
     for (timer* t; (t = timers_.top()) != nullptr && t->due_ <= time_;) {
       t->stop();
       fire(t);

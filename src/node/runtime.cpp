@@ -70,6 +70,12 @@ runtime::runtime(phaseloop::loop& l, mode m) : loop_(&l), mode_(m) {
       std::getenv("PHASELOOP_IO_URING") == nullptr) {
     l.set_io_uring(io_uring_use::off);
   }
+  // Node 14.10 and later configure their loop with libuv's idle-time
+  // metric (for performance.eventLoopUtilization()), and with it a poll
+  // that is to wait first looks without waiting and reads the clock: a
+  // timer that came due while callbacks ran ends the poll at once, where a
+  // loop without the metric would sleep for the whole timeout.
+  if (m == mode::current) l.enable_idle_time_metric();
 
   // Node keeps one check handle started for the life of the environment,
   // unreferenced: immediates alone decide whether the loop stays alive,

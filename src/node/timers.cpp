@@ -228,14 +228,12 @@ void runtime::run_timeout_(timeout& t, double start) {
   // Node 10 re-arms an interval once its callback has returned: one that
   // threw (a listener took the error) is not, and ends there.
   if (t.repeat_ && !(mode_ == mode::node10 && threw_)) {
-    if (mode_ == mode::current) {
-      // Node 12+ counts from the time read before the callback: a callback
-      // longer than the interval is followed by the next run at once.
+    if (mode_ != mode::node10) {
+      // Node 11+ counts from the time read before the callback. After a
+      // callback longer than the interval, the loop's time is still that
+      // time: Node 20's poll (idle-time metric) reads the clock and runs
+      // the next one at once; Node 11's sleeps the whole interval first.
       insert_(t, start);
-    } else if (mode_ == mode::node11) {
-      // Node 11 reads the time after the callback: the interval is the
-      // gap between the end of one run and the start of the next.
-      insert_(t, now());
     } else if (!t.refed_) {
       // Node 10's unreferenced interval restarts its own core timer from
       // the time after the callback, too.
@@ -351,13 +349,13 @@ void runtime::process_timers_() {
     drained = false;
     if (list_on_timeout_(*l, now_ms)) ran_list = false;
   }
-  // Re-arm the core timer for the first list that is not due. Node 12+
-  // measures from the time after the callbacks (a list already overdue
-  // runs at once); Node 11 from the loop's time, which its intervals
-  // updated.
+  // Re-arm the core timer for the first list that is not due, measured
+  // from the loop's cached time: what the callbacks' own reads of the clock
+  // (a timer's start) left there. The loop's timers pass takes the core
+  // timer again in the same pass if the drain after this moves the loop's
+  // time past it (libuv before 1.48).
   if (next != 0) {
-    const double base = mode_ == mode::current ? now() : static_cast<double>(loop_->now());
-    const double d = std::trunc(std::abs(next)) - base;
+    const double d = std::trunc(std::abs(next)) - static_cast<double>(loop_->now());
     schedule_(d > 0 ? d : 1);
     if (next > 0) core_timer_->ref(); else core_timer_->unref();
   } else {

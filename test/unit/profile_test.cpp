@@ -54,9 +54,9 @@ TEST(profile, v1_44_zero_timeout_rearm_runs_again_in_same_pass) {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(profile, v1_45_rearmed_zero_timer_waits_for_next_pass) {
+TEST(profile, v1_48_rearmed_zero_timer_waits_for_next_pass) {
   pl::loop l;
-  l.set_order(pl::profile::libuv_1_45);
+  l.set_order(pl::profile::libuv_1_48);
   pl::timer t(l);
   tstate s;
   s.limit = 3;
@@ -72,11 +72,11 @@ TEST(profile, v1_45_rearmed_zero_timer_waits_for_next_pass) {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(profile, v1_45_rearmed_zero_timer_does_not_busy_loop_in_default_run) {
+TEST(profile, v1_48_rearmed_zero_timer_does_not_busy_loop_in_default_run) {
   // The run makes one call per timers pass: the before-loop pass, then one
   // per iteration.
   pl::loop l;
-  l.set_order(pl::profile::libuv_1_45);
+  l.set_order(pl::profile::libuv_1_48);
   pl::timer t(l);
   tstate s;
   s.limit = 4;
@@ -94,9 +94,9 @@ void log_timer(pl::timer* t) {
   if (s->log) s->log->add(s->name);
 }
 
-TEST(profile, v1_45_timer_restarted_by_another_during_pass_waits_for_next_pass) {
+TEST(profile, v1_48_timer_restarted_by_another_during_pass_waits_for_next_pass) {
   pl::loop l;
-  l.set_order(pl::profile::libuv_1_45);
+  l.set_order(pl::profile::libuv_1_48);
   event_log log;
   pl::timer a(l), b(l);
   tstate sa, sb;
@@ -120,6 +120,22 @@ TEST(profile, v1_45_timer_restarted_by_another_during_pass_waits_for_next_pass) 
   EXPECT_EQ(log.events, (strings{"a"}));
   EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
   EXPECT_EQ(log.events, (strings{"a", "b"}));
+  EXPECT_EQ(finish(l), 0);
+}
+
+TEST(profile, v1_45_rearmed_zero_timer_runs_again_in_same_pass) {
+  // 1.45 to 1.47 moved the timers to the end of the iteration but still take
+  // one due timer at a time: a timer re-armed with 0 runs again at once.
+  pl::loop l;
+  l.set_order(pl::profile::libuv_1_45);
+  pl::timer t(l);
+  tstate s;
+  s.limit = 3;
+  t.data = &s;
+  ASSERT_EQ(t.start(rearm_zero, 0, 0), 0);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
+  EXPECT_EQ(s.calls, 3);
+  EXPECT_EQ(s.iterations, (std::vector<std::uint64_t>{1, 1, 1}));
   EXPECT_EQ(finish(l), 0);
 }
 
@@ -300,12 +316,12 @@ TEST(profile, order_may_change_between_runs) {
   EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
   EXPECT_EQ(s.calls, 2);  // 1.44: re-armed timer ran again in the pass
   EXPECT_EQ(l.order(), pl::profile::libuv_1_44);
-  l.set_order(pl::profile::libuv_1_45);
-  EXPECT_EQ(l.order(), pl::profile::libuv_1_45);
+  l.set_order(pl::profile::libuv_1_48);
+  EXPECT_EQ(l.order(), pl::profile::libuv_1_48);
   s.calls = 0;
   ASSERT_EQ(t.start(rearm_zero, 0, 0), 0);
   EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
-  EXPECT_EQ(s.calls, 1);  // 1.45: it waits for the next pass
+  EXPECT_EQ(s.calls, 1);  // 1.48: it waits for the next pass
   EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
   EXPECT_EQ(s.calls, 2);
   EXPECT_EQ(finish(l), 0);
