@@ -246,12 +246,17 @@ class runtime {
   /// for the next one; timers and immediates go on with the next callback,
   /// without draining before it.
   void threw() noexcept { threw_ = true; }
+  /// True from threw() until the runtime has acted on it (a rejection
+  /// report stops at the listener that threw).
+  bool throwing() const noexcept { return threw_; }
   /// Runs microtasks until the queue is empty (V8's checkpoint), ticks not.
   void run_microtasks();
 
   /// Called at the end of each drain round, when the tick queue is empty
   /// (Node's processPromiseRejections): return true when it queued more
-  /// work, to drain again. The embedder reports unhandled rejections here.
+  /// work, to drain again. The embedder reports unhandled rejections here;
+  /// when a listener throws (threw()), the drain ends there, as a tick's
+  /// exception ends it.
   using rejection_fn = bool (*)(runtime&, void* arg);
   void on_rejections(rejection_fn fn, void* arg) noexcept {
     rejections_ = fn;

@@ -564,7 +564,7 @@ void engine::rejection_tracker(JSContext* cx, bool, JS::HandleObject promise,
   }
 }
 
-bool engine::process_rejections(node::runtime&, void* self) {
+bool engine::process_rejections(node::runtime& rt, void* self) {
   engine& e = *static_cast<engine*>(self);
   // Node's processPromiseRejections: the late handlers first, then the
   // rejections without one. True when script code ran (it may have queued
@@ -579,9 +579,18 @@ bool engine::process_rejections(node::runtime&, void* self) {
     JS::RootedValue rval(e.cx_);
     if (!e.call_lib("onRejectionHandled", args, &rval)) e.uncaught();
   }
-  while (!e.pending_rejections_.empty()) {
-    rejection r = std::move(e.pending_rejections_.front());
-    e.pending_rejections_.erase(e.pending_rejections_.begin());
+  // A listener that throws ends the report there (the exception leaves
+  // processPromiseRejections). Node 11 takes the rejections one at a time,
+  // so the rest are reported by the next drain; Node 20 takes the whole
+  // batch first, and the rest of it is never reported. (Node 10's report
+  // goes on: see runtime::drain.)
+  const node::mode m = e.opts_.mode;
+  std::vector<rejection> batch;
+  if (m == node::mode::current) batch.swap(e.pending_rejections_);
+  std::vector<rejection>& from = m == node::mode::current ? batch : e.pending_rejections_;
+  while (!from.empty() && !(rt.throwing() && m != node::mode::node10)) {
+    rejection r = std::move(from.front());
+    from.erase(from.begin());
     JS::RootedObject promise(e.cx_, *r.promise);
     e.report_rejection(promise, r.uid);
     e.reported_rejections_.push_back(std::move(r));
