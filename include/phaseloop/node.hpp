@@ -331,6 +331,8 @@ class runtime {
   // node: a native callback failed (threw, taken by a listener) without
   // its drain; the check phase drains first (Node 20's native immediates).
   bool drain_at_check_ = false;
+  // The last drain ended at a tick's exception, which a listener took.
+  bool drain_cut_ = false;
 
   detail::ring<task> ticks_;
   detail::ring<task> micro_;

@@ -147,6 +147,7 @@ void runtime::run_microtasks() {
 void runtime::drain() {
   if (queues_empty() && rejections_ == nullptr) return;
   if (observer_) emit_(true, event_kind::drain, nullptr);
+  drain_cut_ = false;
   // Node's processTicksAndRejections: every tick (ticks queued by ticks
   // included), then every microtask; again while ticks were queued by the
   // microtasks, or while the rejection report queued more work.
@@ -162,6 +163,7 @@ void runtime::drain() {
         // The exception left processTicksAndRejections: the rest waits for
         // the next drain (in node mode, the check phase's; see call()).
         threw_ = false;
+        drain_cut_ = true;
         if (mode_ == mode::current) drain_at_check_ = true;
         if (observer_) emit_(false, event_kind::drain, nullptr);
         return;

@@ -150,12 +150,19 @@ void runtime::insert_(timeout& t, double start) {
       l->core->start(
           [](phaseloop::timer* c) {
             auto* list = static_cast<timer_list*>(c->data);
-            list->rt_->call({[](void* a) {
-                               auto* x = static_cast<timer_list*>(a);
-                               x->rt_->list_fired_(*x);
-                             },
-                             list},
-                            "timers");
+            runtime* rt = list->rt_;
+            rt->drain_cut_ = false;
+            rt->call({[](void* a) {
+                       auto* x = static_cast<timer_list*>(a);
+                       x->rt_->list_fired_(*x);
+                     },
+                     list},
+                     "timers");
+            // Node 10's timer wrap calls its processing again while the last
+            // call failed, and each call ends with a drain: after a tick's
+            // exception the rest is drained at once, not after the next
+            // callback. (The list itself may be gone by now.)
+            while (rt->drain_cut_) rt->drain();
           },
           whole_ms(key), 0);
     } else {

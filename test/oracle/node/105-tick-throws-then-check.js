@@ -1,12 +1,11 @@
-// oracle: node11 node
+// oracle: node10 node11 node
 // A nextTick throws during the drain after a timer, and the
 // 'uncaughtException' listener queues a promise job; an immediate waits.
 // The exception left the drain, so the rest waits: Node 20 drains in the
 // check phase before the immediate (its native immediates' scope); Node 11
-// runs the immediate first and drains after it. (Found by
-// tools/fuzz-oracle, node seeds 4185 and 4313. Node 10 runs the promise
-// job before the immediate too, and phaseloop's node10 mode does not yet:
-// docs/generated.md lists it as open.)
+// runs the immediate first and drains after it; Node 10 drains the rest at
+// once, its timer wrap calling its processing again. (Found by
+// tools/fuzz-oracle, node seeds 4185 and 4313.)
 const EventEmitter = require('events');
 const e = new EventEmitter();
 process.on('uncaughtException', (err) => {
