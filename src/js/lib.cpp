@@ -153,7 +153,10 @@ bool native_clone(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::RootedValue copy(cx);
   const bool ok = buf.write(cx, args.get(0)) && buf.read(cx, &copy);
   if (!ok) {
-    if (!JS_IsExceptionPending(cx)) return false;  // out of memory
+    if (JS_IsThrowingOutOfMemory(cx)) return false;
+    // A refusal, with an exception or (SpiderMonkey 128, for some Error
+    // objects) without one: { ok: false }, and the caller clones the
+    // value another way.
     JS_ClearPendingException(cx);
   }
   JS::RootedObject result(cx, JS_NewPlainObject(cx));

@@ -73,14 +73,16 @@ expect_status "compare missing" 1
 expect_in "$tmp/err" "compare missing" "cannot open $tmp/nope.js"
 
 # compare --timeout: a mode that never ends is stopped and named; the
-# others still run and the runs are compared.
+# others still run and the runs are compared. (5 s: a sanitizer build on a
+# loaded machine may take more than a second just to start a mode, and then
+# both would be stopped.)
 cat > "$tmp/forever.js" <<'JS'
 console.log('start');
 if (typeof setImmediate === 'function') setInterval(() => {}, 1000);
 JS
-cmd compare --modes=node,browser --timeout=1 "$tmp/forever.js"
+cmd compare --modes=node,browser --timeout=5 "$tmp/forever.js"
 expect_status "compare --timeout" 1
-expect_in "$tmp/err" "compare --timeout" "phaseloop: mode node was stopped after 1 s (--timeout=1)"
+expect_in "$tmp/err" "compare --timeout" "phaseloop: mode node was stopped after 5 s (--timeout=5)"
 expect_in "$tmp/out" "compare --timeout" "timed out"
 expect_in "$tmp/out" "compare --timeout" "was stopped by the timeout"
 for bad in --timeout=x --timeout=-1 --timeout=; do

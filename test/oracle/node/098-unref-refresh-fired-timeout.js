@@ -3,12 +3,14 @@
 // unref() unenrolls a one-shot timeout that has been called, so refresh()
 // does nothing; Node 11 and later start it again (unreferenced: another
 // timer keeps the loop). (Found by tools/fuzz-oracle, node10 seed 1187.)
+// The timers are 90 ms apart or more, so that a loaded machine keeps
+// their order.
 const t = setTimeout(() => console.log('timeout'), 1);
 setTimeout(() => {
   t.unref();
   t.refresh();
   console.log('unref, then refresh, of the fired timeout');
-  setTimeout(() => console.log('a later timer'), 150);
+  setTimeout(() => console.log('a later timer'), 300);
 }, 10);
 // And in its own callback: refresh() puts it back in a list, unref()
 // takes it out again in Node 10 (found by tools/fuzz-oracle, node10 seed
@@ -20,4 +22,4 @@ const u = setTimeout(() => {
     u.refresh();
     u.unref();
   }
-}, 30);
+}, 100);
