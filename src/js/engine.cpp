@@ -56,6 +56,7 @@ engine::engine(phaseloop::loop& l, const run_options& o, std::string source)
   start_ns_ = phaseloop::loop::hrtime();
   lib_mode_ = node::mode_name(o.mode);
   rt_.emplace(l, o.mode);
+  if (o.libuv) l.set_order(*o.libuv);
   if (o.trace || o.annotate_fd >= 0) {
     tracker_ = std::make_unique<tracker>(*this, out_, o.trace, o.annotate_fd);
     out_.set_listener(tracker_.get());

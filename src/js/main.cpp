@@ -24,8 +24,8 @@ using phaseloop::node::mode;
 using phaseloop::runner::target;
 
 const char usage_text[] =
-    "usage: phaseloop run [--mode=node10|node11|node|browser] [--trace] [--trace=OUT.json] [--expose-gc]\n"
-    "                     FILE.js [ARGS...]\n"
+    "usage: phaseloop run [--mode=node10|node11|node|browser] [--libuv=VERSION] [--trace] [--trace=OUT.json]\n"
+    "                     [--expose-gc] FILE.js [ARGS...]\n"
     "       phaseloop compare [--modes=node10,node11,node,browser] [--timeout=SECONDS] FILE.js [ARGS...]\n"
     "       phaseloop trace [-o FILE] [--html] [--profile VERSION] -- COMMAND [ARGS...]\n"
     "       phaseloop trace view FILE.json [-o FILE.html]\n"
@@ -40,7 +40,8 @@ const char help_intro[] =
 // The help of each command (`phaseloop run --help`, ...), also parts of
 // `phaseloop --help`.
 const char help_run[] =
-    "  phaseloop run [--mode=MODE] [--trace] [--trace=OUT.json] [--expose-gc] FILE.js [ARGS...]\n"
+    "  phaseloop run [--mode=MODE] [--libuv=VERSION] [--trace] [--trace=OUT.json] [--expose-gc]\n"
+    "                FILE.js [ARGS...]\n"
     "      Runs FILE.js as Node's main module (CommonJS: require, module, exports,\n"
     "      __filename, __dirname). MODE is one of\n"
     "        node10  Node 10: a timer list's expired timers run in one native\n"
@@ -101,6 +102,13 @@ const char help_run[] =
     "      source, microtask checkpoints, microtasks, rendering updates,\n"
     "      animation frames, idle periods and callbacks). Written when the script\n"
     "      ends, also through process.exit(). Combines with --trace.\n"
+    "\n"
+    "  --libuv=VERSION\n"
+    "      (Node modes) Runs the loop as the libuv that Node is built on: upstream\n"
+    "      Node 20 bundles libuv 1.46 (the node mode's default), but a Node linked\n"
+    "      to its system's libuv runs that one's phases (Debian 13's Node 20.19 has\n"
+    "      1.50, whose timers pass runs only the timers due when it began). Node\n"
+    "      tells its own: node -p process.versions.uv.\n"
     "\n"
     "  --expose-gc\n"
     "      Defines gc(), which runs a full garbage collection (as node --expose-gc).\n"
@@ -208,6 +216,13 @@ int run_command(int argc, char** argv) {
       }
     } else if (a == "--expose-gc") {
       o.expose_gc = true;
+    } else if (starts_with(a, "--libuv=")) {
+      phaseloop::libuv_version v{};
+      if (!phaseloop::parse_libuv_version(argv[i] + 8, v)) {
+        std::fprintf(stderr, "phaseloop: --libuv=%s is no libuv version (1.44, 1.50.0, ...)\n", argv[i] + 8);
+        return usage();
+      }
+      o.libuv = phaseloop::profile_of(v);
     } else if (starts_with(a, "--mode=") || a == "--mode") {
       if (a == "--mode" && i + 1 >= argc) return mode_needs_value();
       std::string_view m = a == "--mode" ? std::string_view(argv[++i]) : a.substr(7);
@@ -230,6 +245,10 @@ int run_command(int argc, char** argv) {
   if (i >= argc) return usage();
   if (o.trace && o.annotate_fd >= 0) {
     std::fputs("phaseloop: --trace and --annotate do not mix\n", stderr);
+    return usage();
+  }
+  if (o.libuv && o.browser) {
+    std::fputs("phaseloop: --libuv is for the Node modes; a browser has no libuv\n", stderr);
     return usage();
   }
   o.file = argv[i++];

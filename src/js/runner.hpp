@@ -24,6 +24,7 @@
 //   compare.cpp   `compare`: runs the modes as children, explains the
 //                 first divergence
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,9 @@ struct run_options {
   std::string trace_file;
   /// --expose-gc: a global gc() that runs a full collection (as Node's).
   bool expose_gc = false;
+  /// --libuv=VERSION (Node modes): the phase order of the libuv that Node
+  /// runs on, instead of the mode's own (node::loop_profile).
+  std::optional<phaseloop::profile> libuv;
   /// --annotate=FD: where each output line's provenance goes (-1: nowhere).
   int annotate_fd = -1;
   /// The script as named on the command line, and its absolute path

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The command line: run --help and compare --help, -V, --mode without a
-# value, scripts from standard input (run - and /dev/stdin, compare -), a
+# value, --libuv, scripts from standard input (run - and /dev/stdin, compare -), a
 # missing file's status in run and compare, compare --timeout, and a NUL
 # byte in the source line an error report shows.
 . "${srcdir:-.}/test/runner/lib.sh"
@@ -36,6 +36,36 @@ expect_in "$tmp/err" "run --mode" "--mode needs a value"
 cmd run --mode= x.js
 expect_status "run --mode=" 2
 expect_in "$tmp/err" "run --mode=" "--mode needs a value"
+
+# --libuv: the phase order of the libuv a Node runs on. A timers callback
+# that outlasts the next timeout's delay, after a promise job that read the
+# clock: libuv 1.46 (upstream Node 20) runs that timeout in the same pass,
+# before the waiting immediate; 1.50 (Debian 13's Node) only in the next.
+cat > "$tmp/uv.js" <<'EOF_JS'
+const W = new Int32Array(new SharedArrayBuffer(4));
+const busy = (ms) => Atomics.wait(W, 0, 0, ms);
+setTimeout(() => {
+  Promise.resolve().then(() => setTimeout(() => {}, 50));
+  setTimeout(() => console.log('timeout'), 0);
+  busy(3);
+}, 1);
+setImmediate(() => console.log('immediate'));
+busy(3);
+EOF_JS
+cmd run --libuv=1.46.0 "$tmp/uv.js"
+expect_status "run --libuv=1.46.0" 0
+expect_stdout "run --libuv=1.46.0" "timeout
+immediate"
+cmd run --libuv=1.50 "$tmp/uv.js"
+expect_status "run --libuv=1.50" 0
+expect_stdout "run --libuv=1.50" "immediate
+timeout"
+cmd run --libuv=two "$tmp/uv.js"
+expect_status "run --libuv=two" 2
+expect_in "$tmp/err" "run --libuv=two" "--libuv=two is no libuv version"
+cmd run --mode=browser --libuv=1.50 "$tmp/uv.js"
+expect_status "run --mode=browser --libuv" 2
+expect_in "$tmp/err" "run --mode=browser --libuv" "--libuv is for the Node modes"
 
 # Standard input, with Node's names for such a script.
 printf '%s\n' "console.log(__filename, __dirname, process.argv[1], process.argv[2]);" > "$tmp/names.js"

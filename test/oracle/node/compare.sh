@@ -5,7 +5,8 @@
 #
 # The scenario's first line, "// oracle: node10 node11 node", lists the modes
 # to check. For each mode the real Node of that version (see lib.sh) and
-#   $PHASELOOP_BIN run --mode=MODE SCENARIO.js
+#   $PHASELOOP_BIN run --mode=MODE --libuv=UV SCENARIO.js
+# (UV: that Node's process.versions.uv)
 # run in a fresh scratch directory (the cwd, so relative paths land there),
 # each under a timeout; their stdout must be byte-identical and their exit
 # status equal (when real Node's first answer differs, it is asked twice
@@ -75,8 +76,11 @@ for mode in $modes; do
     continue
   fi
 
+  # The phase order of the libuv that this Node runs on (a Node linked to
+  # its system's libuv, as Debian's, has that one's).
+  uv=$("$node_bin" -p process.versions.uv 2> /dev/null) || uv=
   oracle_run "$dir/phaseloop" "$dir/pl.out" "$dir/pl.err" \
-    "$phaseloop" run --mode="$mode" "$scenario"
+    "$phaseloop" run --mode="$mode" ${uv:+--libuv="$uv"} "$scenario"
   pl_rc=$?
   # An answer phaseloop does not give, fresh or kept from the other build
   # tree, is asked for twice more (common.sh).
