@@ -12,6 +12,8 @@
 #include <js/Stack.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <utility>
 
@@ -478,13 +480,64 @@ bool error_origin(JSContext* cx, JS::HandleObject err, const std::string& path, 
   return line > 0;
 }
 
+// Where the throw statement that threw from `column` of `line` starts:
+// V8 reports a thrown value there, SpiderMonkey's frame points into the
+// thrown expression. `column` when no throw precedes it in its statement.
+unsigned throw_column(const std::string& line, unsigned column) {
+  const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
+  const std::size_t end = std::min<std::size_t>(column > 0 ? column - 1 : 0, line.size());
+  for (std::size_t at = end; at-- > 0;) {
+    if (line[at] == ';') break;
+    if (line.compare(at, 5, "throw") == 0 && (at == 0 || !word(line[at - 1])) &&
+        (at + 5 >= line.size() || !word(line[at + 5]))) {
+      return static_cast<unsigned>(at + 1);
+    }
+  }
+  return column;
+}
+
+// String(v), or `fallback` if that throws (a Symbol, an object whose
+// toString throws).
+std::string string_or(JSContext* cx, JS::HandleValue v, const char* fallback) {
+  std::string out;
+  if (v.isSymbol() || !value_to_utf8(cx, v, out)) {
+    JS_ClearPendingException(cx);
+    return fallback;
+  }
+  return out;
+}
+
+// What Node 10 and 11 print for an uncaught value that is not an Error: its
+// stack property if it has one, else "name: message" if it has both, else
+// String(value).
+std::string legacy_uncaught_text(JSContext* cx, JS::HandleValue v) {
+  constexpr const char* unprintable = "<toString() threw exception>";
+  if (!v.isObject()) return string_or(cx, v, unprintable);
+  JS::RootedObject obj(cx, &v.toObject());
+  JS::RootedValue stack(cx), name(cx), message(cx);
+  if (!JS_GetProperty(cx, obj, "stack", &stack)) JS_ClearPendingException(cx);
+  if (!stack.isUndefined()) {
+    std::string text = string_or(cx, stack, "");
+    if (!text.empty()) return text;
+  }
+  if (!JS_GetProperty(cx, obj, "name", &name) || !JS_GetProperty(cx, obj, "message", &message)) {
+    JS_ClearPendingException(cx);
+  }
+  if (!name.isUndefined() && !message.isUndefined()) {
+    return string_or(cx, name, unprintable) + ": " + string_or(cx, message, unprintable);
+  }
+  return string_or(cx, v, unprintable);
+}
+
 }  // namespace
 
 void engine::die_with(JS::HandleValue error, JS::HandleObject thrown, const char* why, int status) {
   const bool err = is_error(cx_, error);
+  if (err) reword_reported(error);
   JS::RootedObject err_obj(cx_, err ? &error.toObject() : nullptr);
   unsigned line = 0, column = 0;
   bool located = thrown && frame_in(cx_, thrown, opts_.path, line, column);
+  if (located) column = throw_column(source_line(line), column);
   if (!located && err) {
     located = error_origin(cx_, err_obj, opts_.path, line, column);
     // A compile error's column counts from 0, a frame's from 1.
@@ -495,10 +548,18 @@ void engine::die_with(JS::HandleValue error, JS::HandleObject thrown, const char
     located = own && frame_in(cx_, own, opts_.path, line, column);
   }
 
+  const bool current = opts_.mode == node::mode::current;
   std::string text;
   inspect_options io;
   io.style = style_for(opts_.mode);
-  if (!inspect(cx_, error, io, text)) {
+  // Node prints a value that is not an Error as it is (Node 20 inspects an
+  // object, five levels deep); Node 10 and 11 as a string.
+  if (!err) io.depth = 5;
+  if (!err && !current) {
+    text = legacy_uncaught_text(cx_, error);
+  } else if (!err && !error.isObject()) {
+    text = string_or(cx_, error, "");
+  } else if (!inspect(cx_, error, io, text)) {
     JS_ClearPendingException(cx_);
     if (!value_to_utf8(cx_, error, text)) {
       JS_ClearPendingException(cx_);
@@ -524,8 +585,10 @@ void engine::die_with(JS::HandleValue error, JS::HandleObject thrown, const char
   }
   msg += text;
   msg += '\n';
-  if (opts_.mode == node::mode::current) {
-    if (!err) msg += "(Use `node --trace-uncaught ...` to show where the exception was thrown)\n";
+  if (current) {
+    if (!err && !error.isObject()) {
+      msg += "(Use `node --trace-uncaught ...` to show where the exception was thrown)\n";
+    }
     msg += "\nNode.js ";
     msg += node_version(opts_.mode);
     msg += '\n';
@@ -602,6 +665,7 @@ bool engine::process_rejections(node::runtime& rt, void* self) {
 void engine::report_rejection(JS::HandleObject promise, std::uint64_t uid) {
   JS::RootedValue reason(cx_, JS::GetPromiseResult(promise));
   const bool err = is_error(cx_, reason);
+  if (err) reword_reported(reason);
   {
     // process.on('unhandledRejection') takes it first, in every version.
     JS::RootedValueArray<2> args(cx_);

@@ -7,6 +7,7 @@
 
 #include <js/CharacterEncoding.h>
 #include <js/CompilationAndEvaluation.h>
+#include <js/Exception.h>
 #include <js/Initialization.h>
 #include <js/Principals.h>
 #include <js/Realm.h>
@@ -14,6 +15,8 @@
 
 #include <tuple>
 #include <utility>
+
+#include "js/v8_wording.hpp"
 
 namespace phaseloop::runner {
 
@@ -33,6 +36,16 @@ struct frame_principals final : JSPrincipals {
   bool isSystemOrAddonPrincipal() override { return false; }
 };
 frame_principals runner_principals;
+
+// RealmCreationOptions::setPropertyErrorMessageFixEnabled(true), where the
+// option exists: a SpiderMonkey that dropped it words property errors its
+// own way, which v8_wording.hpp's rules read where they can.
+template <class Options>
+auto name_properties_in_errors(Options& o, int) -> decltype(o.setPropertyErrorMessageFixEnabled(true), void()) {
+  o.setPropertyErrorMessageFixEnabled(true);
+}
+template <class Options>
+void name_properties_in_errors(Options&, long) {}
 
 bool subsumes(JSPrincipals* first, JSPrincipals* second) {
   return second != &runner_principals || first == &runner_principals;
@@ -65,6 +78,9 @@ bool script_host::new_context(std::unique_ptr<JS::JobQueue> jobs, JS::PromiseRej
   JS::SetPromiseRejectionTrackerCallback(cx_, track, track_data);
 
   JS::RealmOptions ro;
+  // Property errors name the property ("can't access property "x", o is
+  // null"), which V8's wording needs (v8_wording.hpp).
+  name_properties_in_errors(ro.creationOptions(), 0);
   if (shared_memory) {
     ro.creationOptions().setSharedMemoryAndAtomicsEnabled(true);
     JS_SetFutexCanWait(cx_);
@@ -74,7 +90,56 @@ bool script_host::new_context(std::unique_ptr<JS::JobQueue> jobs, JS::PromiseRej
   global_.emplace(cx_, global);
   JS::EnterRealm(cx_, global);
   entered_ = true;
-  return JS::InitRealmStandardClasses(cx_) && make_frame_realm(global);
+  if (!JS::InitRealmStandardClasses(cx_) || !make_frame_realm(global)) return false;
+  // V8's wording of SpiderMonkey's errors (v8_wording.hpp). Watching every
+  // exception makes the realm a Debugger's debuggee, which costs on every
+  // promise and native call (a chain of promise reactions runs about 10%
+  // more instructions) and on every throw: a script that cannot see an
+  // engine error's message runs without it, and the errors the runner
+  // reports for it are reworded when reported.
+  reword_over_recursion();
+  if (!replace_json_parse(cx_, global)) return false;
+  watching_errors_ = may_see_errors(source_);
+  return !watching_errors_ || wording() != nullptr;
+}
+
+JSObject* script_host::wording() {
+  if (!wording_global_) {
+    JS::RootedObject global(cx_, script_host::global());
+    JSObject* w = make_v8_wording(cx_, global, lib_mode_, watching_errors_);
+    if (w == nullptr) return nullptr;
+    wording_global_.emplace(cx_, w);
+  }
+  return wording_global_->get();
+}
+
+void script_host::reword_reported(JS::HandleValue error) {
+  if (watching_errors_ || !error.isObject() || global() == nullptr) return;
+  JS::RootedObject obj(cx_, &error.toObject());
+  JS::RootedObject frame(cx_, JS::ExceptionStackOrNull(obj));
+  // The first frame in the script: where the error happened, as far as
+  // the script's text shows.
+  while (frame) {
+    JS::RootedString src(cx_);
+    std::string file;
+    if (JS::GetSavedFrameSource(cx_, nullptr, frame, &src) == JS::SavedFrameResult::Ok && src &&
+        to_utf8(cx_, src, file) && file == opts_.path) {
+      break;
+    }
+    JS::RootedObject parent(cx_);
+    if (JS::GetSavedFrameParent(cx_, nullptr, frame, &parent) != JS::SavedFrameResult::Ok) frame = nullptr;
+    else frame = parent;
+  }
+  JS_ClearPendingException(cx_);
+  std::uint32_t line = 0;
+  unsigned column = 1;
+  if (frame) {
+    JS::GetSavedFrameLine(cx_, nullptr, frame, &line);
+    column = saved_frame_column(cx_, frame);
+  }
+  JSObject* w = wording();
+  JS_ClearPendingException(cx_);
+  if (w != nullptr) phaseloop::runner::reword_reported(cx_, w, error, line > 0 ? source_line(line) : "", column);
 }
 
 bool script_host::make_frame_realm(JS::HandleObject global) {
@@ -127,6 +192,7 @@ void script_host::destroy_context() noexcept {
   lib_internal_.reset();
   lib_modules_.reset();
   frame_fn_.reset();
+  wording_global_.reset();
   global_.reset();
   if (entered_) JS::LeaveRealm(cx_, nullptr);
   entered_ = false;

@@ -61,6 +61,16 @@ class script_host {
   /// one pending.
   bool under_frame(void (*fn)(void*), void* arg);
 
+  /// The global of the compartment that words errors as V8 does
+  /// (v8_wording.hpp), made at the first need; null (an exception pending)
+  /// if it cannot be made.
+  JSObject* wording();
+
+  /// Gives `error`, about to be reported (uncaught, or a rejection no one
+  /// handled), V8's wording of its message when no Debugger watched the
+  /// script's errors (v8_wording.hpp). Leaves no exception pending.
+  void reword_reported(JS::HandleValue error);
+
   /// Line `line` (from 1) of the script, without its line break.
   std::string source_line(unsigned line) const;
   /// Appends "PATH:LINE", the line, and a caret under `column` (from 1).
@@ -103,6 +113,10 @@ class script_host {
   std::optional<JS::PersistentRootedObject> global_;
   // under_frame's function, in a realm of its own (same compartment).
   std::optional<JS::PersistentRootedObject> frame_fn_;
+  // The global of the Debugger that words errors as V8 (v8_wording.hpp),
+  // and whether it watches every exception.
+  std::optional<JS::PersistentRootedObject> wording_global_;
+  bool watching_errors_ = false;
   void (*frame_call_)(void*) = nullptr;
   void* frame_arg_ = nullptr;
   bool entered_ = false;

@@ -253,6 +253,7 @@ void window_engine::report(JS::HandleValue error, JS::HandleObject stack) {
   // HTML "report an exception": an ErrorEvent with the message, where it
   // was thrown and the value; window.onerror returning true cancels it.
   const bool err = is_error(cx_, error);
+  if (err) reword_reported(error);
   const std::string text = shown(cx_, error);  // "Error: boom" and, for errors, the stack
   const std::string head = text.substr(0, text.find('\n'));
   std::string file;
@@ -424,6 +425,7 @@ void window_engine::run_js_task(void* arg) {
     JS::RootedValue index(cx);
     if (!JS_GetElement(cx, uncanceled, i, &index) || !index.isNumber()) return e.report_pending();
     JS::RootedValue reason(cx, reasons[static_cast<std::size_t>(index.toNumber())]);
+    if (is_error(cx, reason)) e.reword_reported(reason);
     const std::string text = shown(cx, reason);
     if (e.tracer_) e.tracer_->note("unhandled-rejection", text.substr(0, text.find('\n')));
     e.out_.finish();

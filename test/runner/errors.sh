@@ -154,6 +154,47 @@ run_js node "$tmp/badcb.js"
 expect_status "setTimeout(string)" 1
 expect_in "$tmp/err" "setTimeout(string)" 'The "callback" argument must be of type function'
 
+# An uncaught error the engine made is reported in V8's words (the script
+# says no catch: no Debugger watched it, and the report rewords it).
+printf 'const o = {};\nconsole.log(o.a.b);\n' > "$tmp/engine.js"
+for mode in node10 node11 node; do
+  run_js "$mode" "$tmp/engine.js"
+  expect_status "engine error ($mode)" 1
+  if [ "$mode" = node ]; then want="TypeError: Cannot read properties of undefined (reading 'b')"
+  else want="TypeError: Cannot read property 'b' of undefined"; fi
+  expect_in "$tmp/err" "engine error ($mode)" "$want"
+done
+printf 'function r() { r(); }\nr();\n' > "$tmp/recursion.js"
+run_js node10 "$tmp/recursion.js"
+expect_in "$tmp/err" "stack exhaustion" "RangeError: Maximum call stack size exceeded"
+printf 'Promise.resolve().then(() => null.x);\n' > "$tmp/engine-rejection.js"
+run_js node11 "$tmp/engine-rejection.js"
+expect_in "$tmp/err" "engine error rejected (node11)" "UnhandledPromiseRejectionWarning: TypeError: Cannot read property 'x' of null"
+run_js node "$tmp/engine-rejection.js"
+expect_in "$tmp/err" "engine error rejected (node)" "TypeError: Cannot read properties of null (reading 'x')"
+
+# A thrown value that is not an Error: Node prints a string as it is, a
+# Symbol as nothing (Node 20) or "<toString() threw exception>" (10, 11),
+# an object as a string (10, 11) or inspected (20); the caret is under the
+# throw.
+printf "const a = 1;\n  if (a) throw 'str';\n" > "$tmp/throw-string.js"
+for mode in node10 node; do
+  run_js "$mode" "$tmp/throw-string.js"
+  grep -qx '         ^' "$tmp/err" || fail "throw 'str' ($mode): no caret under the throw in: $(cat "$tmp/err")"
+  grep -qx 'str' "$tmp/err" || fail "throw 'str' ($mode): no unquoted str in: $(cat "$tmp/err")"
+done
+printf "throw Symbol('s');\n" > "$tmp/throw-symbol.js"
+run_js node11 "$tmp/throw-symbol.js"
+expect_in "$tmp/err" "throw Symbol (node11)" "<toString() threw exception>"
+run_js node "$tmp/throw-symbol.js"
+expect_not_in "$tmp/err" "throw Symbol (node)" "Symbol(s)"
+printf "throw {a: 1};\n" > "$tmp/throw-object.js"
+run_js node10 "$tmp/throw-object.js"
+expect_in "$tmp/err" "throw {a: 1} (node10)" "[object Object]"
+run_js node "$tmp/throw-object.js"
+expect_in "$tmp/err" "throw {a: 1} (node)" "{ a: 1 }"
+expect_not_in "$tmp/err" "throw {a: 1} (node)" "--trace-uncaught"
+
 # Files and usage.
 checks=$((checks + 1))
 set +e
