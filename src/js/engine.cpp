@@ -701,7 +701,10 @@ void engine::report_rejection(JS::HandleObject promise, std::uint64_t uid) {
       if (!call_lib("unhandledRejectionError", args, &error)) die_uncaught();
     }
     if (offer_uncaught(error, "unhandledRejection")) return;
-    if (err) die_with(reason, nullptr, "rejection");
+    // The status as for an uncaught exception: process.exitCode after the
+    // 'exit' listeners (offer_uncaught set it to 1 and emitted 'exit',
+    // unless the process was already ending).
+    if (err) die_with(reason, nullptr, "rejection", fatal_status());
     out_.finish();
     std::fprintf(stderr,
                  "UnhandledPromiseRejection: This error originated either by throwing inside of an "
@@ -711,7 +714,7 @@ void engine::report_rejection(JS::HandleObject promise, std::uint64_t uid) {
                  "Node.js %s\n",
                  r.c_str(), node_version(opts_.mode));
     if (tracker_) tracker_->note("rejection", r);
-    exit_now(1);
+    exit_now(fatal_status());
   }
   // Node 10 and 11: warnings, and the process carries on.
   std::string text;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <cstdio>
 #include <cstdint>
 #include <cstring>
 
@@ -156,6 +157,22 @@ void reword_over_recursion() {
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   const auto start = reinterpret_cast<std::uintptr_t>(entry) & ~(page - 1);
   const auto end = (reinterpret_cast<std::uintptr_t>(entry + 1) + page - 1) & ~(page - 1);
+  // The pages' protection now, from /proc/self/maps: patched only when one
+  // mapping holds them and it is plain read-only (never code), and given
+  // back as it was.
+  std::FILE* maps = std::fopen("/proc/self/maps", "r");
+  if (maps == nullptr) return;
+  bool read_only = false;
+  unsigned long lo = 0, hi = 0;
+  char perms[8] = {};
+  while (std::fscanf(maps, "%lx-%lx %7s%*[^\n]", &lo, &hi, perms) == 3) {
+    if (lo <= start && end <= hi) {
+      read_only = std::strcmp(perms, "r--p") == 0;
+      break;
+    }
+  }
+  std::fclose(maps);
+  if (!read_only) return;
   void* at = reinterpret_cast<void*>(start);
   if (mprotect(at, end - start, PROT_READ | PROT_WRITE) != 0) return;
   entry->format = "Maximum call stack size exceeded";

@@ -98,6 +98,12 @@ void timeout::ref() noexcept {
 void timeout::unref() noexcept {
   // Node 10: unref() of a one-shot timeout that has fired (or is firing)
   // unenrolls it, and refresh() does nothing after that.
+  if (rt_->mode_ == mode::node10 && own_ == nullptr && !cleared_ && cb_ != nullptr) {
+    // Node 10's unref() of a timeout without a handle of its own first reads
+    // the clock (TimerWrap.now(), which updates the loop's time), even when
+    // it then does nothing else: a timer due by then runs in this pass.
+    rt_->now();
+  }
   if (rt_->mode_ == mode::node10 && own_ == nullptr && !repeat_ && (running_ || !active_)) {
     // (A refresh() in its callback put it back in a list: out again. Node
     // 10 counts references per list, so there is no count to give back.)
@@ -302,6 +308,9 @@ void runtime::own_fired_(timeout& t) {
   // run_timeout_, as Node 10 restarts its handle.
   close_and_delete(t.own_);
   t.own_ = nullptr;
+  // Node 10 closes a one-shot timeout's own handle once it has run
+  // (unrefdHandle): a refresh(), even in its callback, does nothing.
+  if (mode_ == mode::node10 && !t.repeat_) t.cleared_ = true;
   run_timeout_(t, t.repeat_ ? now() : 0);
 }
 
