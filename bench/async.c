@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop benchmark: cross-thread wake-ups through uv_async_t.
  *
  * Every worker thread owns one async handle and one semaphore.  It calls

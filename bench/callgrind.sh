@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Instruction counts (valgrind --tool=callgrind): unlike wall time, they do
 # not depend on what else the machine is doing. Runs each benchmark binary
 # that bench/run.sh built (bench/build/bench_X.{libuv,phaseloop}) with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* cpu_seconds.h -- the process's CPU time, for the benchmark programs that
  * report operations per CPU second (fs_io.c, ring_ceiling.c). */
 #ifndef PHASELOOP_BENCH_CPU_SECONDS_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # How fast each JavaScript engine runs a chain of promise reactions
 # (bench/node/promise_chain.js), to tell what `phaseloop run` costs from
 # what SpiderMonkey itself costs: real Node (V8), SpiderMonkey 102's own

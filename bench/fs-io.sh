@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # File requests with and without io_uring: bench/fs_io.c built against
 # libuv 1.44.2 (Debian's), libuv 1.53.0 (tools/install-libuv-refs) and
 # phaseloop (its uv.h as 1.53, libphaseloop.so), run in five

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fs_io.c -- file request throughput of the libuv API it is built against
  * (libuv 1.44, libuv 1.53 or phaseloop), for bench/fs-io.sh.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop benchmark: uv_getaddrinfo lookups, in the shape of libuv's own
  * getaddrinfo benchmark: TOTAL lookups of one name with null hints (the C
  * library's defaults, AI_V4MAPPED | AI_ADDRCONFIG), CONCURRENT of them in

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # wrk against the example HTTP server, built against libuv and against
 # phaseloop.
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bench/lib.sh -- what the bench scripts share: their checks of round
 # counts and option values, and their tables' arithmetic (sourced by the
 # scripts that take rounds; test/bench/args.sh lists them).

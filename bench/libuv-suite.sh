@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # libuv's own benchmark programs (test/benchmark-*.c of libuv 1.44.2, from
 # Debian 12's libuv1 source package, fetched and checked by
 # test/clients/libuv/fetch at bench time, never kept in this repository),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop benchmark: raw loop iteration rate.
  *
  * One idle handle keeps the loop spinning without blocking in the poller.

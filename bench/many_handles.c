@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop benchmark: phase passes over many handles.
  *
  * 10,000 idle handles and 10,000 check handles, all active; each callback

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Runs the Node-layer benchmark: phaseloop's C++ Node layer
 # (bench/node_layer) against real Node running the same workloads
 # (bench/node/node_layer.js), interleaved, and prints the median rate of each

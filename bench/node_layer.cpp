@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Node-layer benchmark: the workloads of bench/node/node_layer.js, on
 // phaseloop's C++ Node layer (mode `node`). Each callback does what the JS
 // one does -- decrement a counter -- so the comparison with real Node is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop benchmark: TCP round trips over loopback.
  *
  * A listening socket and its clients share one loop and one thread, as in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop benchmark: TCP connect/accept rate.
  *
  * A listening socket and a pool of client handles share one loop.  Each

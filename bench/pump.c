@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop benchmark: stream throughput.
  *
  * Writers push 64 KiB buffers as fast as the loop lets them to readers on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop benchmark: threadpool round trips through uv_queue_work().
  *
  * Two variants, each on a fresh loop:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ring_ceiling.c -- the stat tests of fs_io.c made through io_uring alone,
  * with no event loop, for bench/fs-io.sh: how fast the kernel's ring
  * answers them on this machine, the most any loop that uses a ring can get.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # phaseloop benchmark runner.
 #
 # Builds every bench/*.c twice -- once against the system libuv (pkg-config)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Issue 16's speed targets, checked against the tables of one run of
 # tools/gen-benchmarks:
 #   - loop_count, million_timers, async1/2/4/8, async_pummel_* and

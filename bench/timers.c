@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop benchmark: mass timer scheduling.
  *
  * A large array of timers (one malloc) is initialised and started with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # What seeing the loop costs: the same phaseloop builds run plain, with
 # PHASELOOP_STATS (a loop_stats hook on every loop) and with PHASELOOP_TRACE
 # (a trace_recorder on every loop, the file written at exit), interleaved

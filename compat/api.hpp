@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The C layer implements every libuv function phaseloop offers, so it sees
 // uv.h's whole API: uv.h declares the parts libuv added after 1.44 only for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What every file of the C layer shares. The C structs of uv.h reserve the
 // bytes of libuv's; phaseloop's C++ objects are constructed inside them, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libuv's C API for the loop, handles and requests, over phaseloop's C++
 // core. Thin by design: each function converts pointers and forwards. The
 // C structs of uv.h reserve the same bytes as libuv's; phaseloop's C++

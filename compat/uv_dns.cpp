@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libuv's DNS requests (uv_getaddrinfo, uv_getnameinfo, uv_freeaddrinfo)
 // over phaseloop::getaddrinfo_req and getnameinfo_req. Each call checks
 // what libuv checks before touching the request, then constructs the C++

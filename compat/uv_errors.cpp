@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libuv's error names and messages over phaseloop::error_name and
 // error_message (one list of codes: phaseloop/errors.h), with libuv's text
 // for codes it does not know.

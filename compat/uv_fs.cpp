@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libuv's file system requests (uv_fs_*) over phaseloop::fs_req. Each call
 // constructs the C++ request inside the caller's uv_fs_t (keeping `data`,
 // as libuv's request init does) and forwards; the C++ object keeps

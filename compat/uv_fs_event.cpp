@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libuv's file system watchers over phaseloop::fs_event (inotify) and
 // phaseloop::fs_poll (stat polling). The C++ handles are constructed inside
 // the caller's uv_fs_event_t / uv_fs_poll_t, keeping `data`; the public

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libuv's address helpers (uv_ip4_addr, uv_inet_pton, ...) over
 // phaseloop/inet.hpp.
 

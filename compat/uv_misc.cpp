@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small functions of libuv's API: buffers, version, the allocator, library
 // shutdown, uv_guess_handle. (Process and system functions: uv_os.cpp.)
 

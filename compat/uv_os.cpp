@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libuv's process and system functions over phaseloop/os.hpp: the structs
 // are the same bytes (checked below), the calls forward.
 

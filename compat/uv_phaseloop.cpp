@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C extension API (uv_phaseloop.h): phase hooks and the tracer for C
 // programs, adapted onto phaseloop::hook.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libuv's poll handles (uv_poll_*) over phaseloop::poll.
 
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libuv's process functions (uv_spawn, uv_process_kill, ...) over
 // phaseloop::process, and uv_loop_fork. The option structs have libuv's
 // layout on both sides, so they pass through as they are.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libuv's stream and TCP functions (uv_read_start, uv_write, uv_tcp_*, ...)
 // over phaseloop::stream and phaseloop::tcp, plus uv_fileno. Thin: each
 // function converts pointers and forwards; argument checks libuv makes in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libuv's thread primitives over phaseloop/thread.hpp: each uv_* object is
 // the library's object (same bytes, checked below), each call forwards.
 

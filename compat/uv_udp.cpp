@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libuv's UDP functions over phaseloop::udp. The C++ handle is constructed
 // inside the caller's uv_udp_t and the send request inside the caller's
 // uv_udp_send_t (both keeping `data`); their public fields sit at libuv's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop-demo: one small libuv program, run twice with phaseloop's
  * tracer attached: once in libuv 1.44's phase order (Debian's libuv, Node
  * 10/11) and once in libuv >= 1.45's (Node 20). The trace shows, phase by

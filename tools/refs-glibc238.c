@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Three C library entry points that glibc 2.38 added and Debian 12's glibc
  * 2.36 lacks, for the reference libuv 1.53 (Debian sid's libuv.a, built
  * against glibc 2.38) only; never part of phaseloop. glibc 2.38 routes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The memory a libuv program pays for its libuv.so.1: one loop, one timer
  * run to completion, then the process's resident set from
  * /proc/self/status. bench/footprint/run.sh runs this one binary (built

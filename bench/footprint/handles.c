@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* handles.c -- what one more handle costs on the libuv this program runs
  * on (built against Debian's uv.h; bench/footprint/run.sh runs it on real
  * libuv and on phaseloop's drop-in libuv.so.1).

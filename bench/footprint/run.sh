@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # What the drop-in libuv.so.1 costs a program, against real libuv: the
 # library's size (text, data, bss; and the file) and the resident set of
 # a small libuv program at exit (bench/footprint/footprint.c, one binary

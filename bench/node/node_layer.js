@@ -98,3 +98,4 @@ function next() {
   if (stage < chosen.length) chosen[stage++][1](next);
 }
 next();
+// SPDX-License-Identifier: MIT

@@ -30,3 +30,4 @@ function pass(report, done) {
 }
 
 pass(false, () => pass(true, null));
+// SPDX-License-Identifier: MIT

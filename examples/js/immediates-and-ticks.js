@@ -9,3 +9,4 @@ setImmediate(() => {
 setImmediate(() => {
   console.log('immediate2');
 });
+// SPDX-License-Identifier: MIT

@@ -12,3 +12,4 @@ setTimeout(() => {
 second = setTimeout(() => console.log('second'), 1);
 const start = Date.now();
 while (Date.now() - start < 3) {}
+// SPDX-License-Identifier: MIT

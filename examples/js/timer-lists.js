@@ -16,3 +16,4 @@ setTimeout(() => {
 // Make sure all three are due when the loop starts.
 const start = Date.now();
 while (Date.now() - start < 5) {}
+// SPDX-License-Identifier: MIT

@@ -17,3 +17,4 @@ setTimeout(() => {
 // callback and prints the Node 11 order.
 const start = Date.now();
 while (Date.now() - start < 5) {}
+// SPDX-License-Identifier: MIT

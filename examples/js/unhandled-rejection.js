@@ -7,3 +7,4 @@ console.log('main done');
 // same story.
 const start = Date.now();
 while (Date.now() - start < 3) {}
+// SPDX-License-Identifier: MIT

@@ -8,3 +8,4 @@ setTimeout(() => console.log('C'), 5);
 // boundary between the calls would otherwise split them).
 const start = Date.now();
 while (Date.now() - start < 10) {}
+// SPDX-License-Identifier: MIT

@@ -12,3 +12,4 @@ console.log('script');
 // machine's speed (so the step each line came from is the same every run).
 const start = Date.now();
 while (Date.now() - start < 5) {}
+// SPDX-License-Identifier: MIT

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* chat_server: a line-based chat room.
  *
  * Written against libuv's public API only, so the same source builds

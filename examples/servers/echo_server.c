@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* echo_server: sends every byte it receives back to its sender.
  *
  * Written against libuv's public API only, so the same source builds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* http_server: a small HTTP/1.1 server.
  *
  * Written against libuv's public API only, so the same source builds

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* server_main.h: what the example servers share around their own logic.
  *
  * Each server (echo_server.c, http_server.c, chat_server.c) is about what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Async handles: wake the loop from any thread and run a callback on it.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// The browser layer: the HTML Living Standard's window event loop on a
 /// phaseloop loop -- task sources, the microtask checkpoint, rendering

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// DNS lookups: libuv's uv_getaddrinfo and uv_getnameinfo. The answers
 /// are the C library's own (glibc's getaddrinfo/getnameinfo, on a pool

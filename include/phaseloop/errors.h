@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop's error codes: the one list of them, for C and C++.
  *
  * Every failing call reports a negative int.  On Linux an error with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// File system requests: libuv's uv_fs_* operations with libuv 1.44's
 /// results, over phaseloop's threadpool or the loop's io_uring ring.

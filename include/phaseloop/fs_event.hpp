@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// File system events: a callback when a watched file or directory changes
 /// (Linux: inotify, one inotify descriptor per loop, made on first use).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// File polling: stat a path every `interval` ms and call back when what
 /// stat reports changes (size, mode, owner, inode, device, times).

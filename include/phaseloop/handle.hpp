@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// The base of every handle: a long-lived object registered with one loop.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Phase hooks: observe, and act on, the entry and exit of every phase and
 /// every callback the loop makes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Socket addresses from and to text: libuv's uv_ip4_addr, uv_ip6_addr,
 /// uv_inet_pton, uv_inet_ntop and uv_ip_name. 0 or a negative code

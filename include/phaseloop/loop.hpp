@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// The event loop: libuv's phases in libuv's order.
 ///

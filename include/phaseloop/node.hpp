@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// The Node layer: process.nextTick, the microtask queue, Node's timers and
 /// immediates, on a phaseloop loop -- drained the way a chosen Node version

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// What the process and the system tell: the process title, environment
 /// and user, host and processors, network interfaces, memory, time and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Idle, prepare and check handles: run a callback once per loop iteration
 /// in their phase (idle and prepare before poll, check right after it).

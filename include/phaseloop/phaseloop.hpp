@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Everything phaseloop's C++ API offers, in one include.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Pipe handles (libuv's uv_pipe_t): Unix domain stream sockets, by path,
 /// and any pipe or socket fd adopted with open(). An IPC pipe can carry

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Poll handles: watch a descriptor the caller owns (a socket, a pipe, a
 /// terminal) for readiness, as libuv's uv_poll_t. The handle never reads,

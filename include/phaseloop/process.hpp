@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Child processes (libuv's uv_process_t): run a program with its standard
 /// descriptors wired to pipes, to descriptors of this process, or to

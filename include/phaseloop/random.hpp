@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Random bytes from the kernel on the threadpool: libuv's uv_random.
 ///

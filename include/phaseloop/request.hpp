@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// The base of every request: a one-shot operation whose completion callback
 /// runs on the loop's thread. While a request is in flight it keeps its loop

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Signal handles: run a callback on the loop's thread when the process
 /// receives a signal. The process-wide handler only writes a note to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Loop statistics beyond libuv's metrics: time and passes per phase,
 /// callbacks per phase, the slowest callback, and how late timers ran

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Streams: the byte-stream handles (tcp, pipe, tty) and their requests,
 /// with libuv's semantics.

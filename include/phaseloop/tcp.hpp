@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// TCP handles (libuv's uv_tcp_t): listen, accept, connect, and the socket
 /// options libuv exposes. The byte-stream side is in stream.hpp.

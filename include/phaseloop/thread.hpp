@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Threads and the primitives threads share: libuv's uv_thread_*,
 /// uv_mutex_*, uv_rwlock_*, uv_sem_*, uv_cond_*, uv_barrier_*, uv_once and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Timers: run a callback in the timers phase once the loop time reaches
 /// start time + timeout, then every `repeat` ms if repeat is non-zero.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Timelines: a trace_recorder is a hook that keeps every phase and every
 /// callback of a loop as timed events, in memory, up to a limit; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// A hook that prints a human-readable, phase-by-phase trace of a run:
 ///

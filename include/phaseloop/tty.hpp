@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Terminal handles (libuv's uv_tty_t): a stream over a terminal fd, with
 /// the terminal modes libuv offers. Stream operations are in stream.hpp.

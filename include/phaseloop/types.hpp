@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Basic vocabulary of phaseloop: handle and request kinds, run modes,
 /// phase-order profiles, the phases themselves, and error codes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// UDP sockets: send datagrams, receive them with a callback.
 ///

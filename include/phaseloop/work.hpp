@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Threadpool work: run a function on a pool thread, then a completion
 /// callback on the loop's thread (in the poll phase).

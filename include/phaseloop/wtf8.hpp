@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// UTF-16 to and from WTF-8 (UTF-8 that also carries unpaired surrogates,
 /// as 3-byte sequences): libuv's uv_utf16_* and uv_wtf8_* (1.47). Any

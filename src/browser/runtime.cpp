@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The browser layer's runtime: the turn of the HTML processing model, task
 // queues and their selection, the microtask checkpoint, rendering updates,
 // idle periods, MessagePorts and the compound mutation microtask. DOM

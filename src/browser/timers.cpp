@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DOM timers (setTimeout, setInterval): the nesting level and its clamp,
 // under Chromium's rules or the HTML standard's (docs/browser-mode.md has
 // both, with sources).

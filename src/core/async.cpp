@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Async handles. A send moves the handle from idle (0) to pending (2) and
 // wakes the loop; the loop takes pending handles back to 0 and calls them.
 // Taking a handle does not wait for its sender's wake-up to be written:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fatal() (core/fatal.hpp): the message, then abort.
 
 #include <unistd.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The one way the library gives up: when a system call the loop cannot go
 // on without fails in a way no retry mends (docs/design.md, "When a system

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Handle bookkeeping shared by every handle type: joining the loop, the
 // active/ref accounting that decides whether the loop is alive, and close().
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private to the library: the seam between the loop (src/core) and the
 // handles and requests of src/io. An io file reaches its loop through these

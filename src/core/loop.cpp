@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Loop lifecycle (open, close, the default loop), time, walk, hooks, and the
 // loop's own wake-up channel (an eventfd shared by async handles and the
 // threadpool's completions).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Private to the library: template members of loop that several source
 // files instantiate (callback wrappers with and without hooks).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Names of phases, handle types and request types (libuv's spellings for
 // the last two, as uv_handle_type_name / uv_req_type_name return them).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Idle, prepare and check: one template, three instantiations. Each kind has
 // its own list in the loop; run.cpp runs them.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Profiles and the libuv version a process behaves as
 // (include/phaseloop/types.hpp).
 

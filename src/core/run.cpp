@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // loop::run and the phases it calls, in libuv's order.
 //
 // run() is the iteration, one plain call per phase; each phase picks its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Signal handles.
 //
 // Process side: one sigaction handler per watched signal. For each watching

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The threadpool: process-wide, started on first use, shared by all loops
 // (as libuv's). Workers take requests FIFO; a finished request goes on its
 // loop's done queue and the loop's internal async handle wakes the loop,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Timers. A started timer sits in the loop's heap ordered by (due, start
 // sequence); the timers phase (run.cpp) takes expired ones off the heap.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The tracer hook: prints each phase that made callbacks as a block, and
 // folds consecutive phases that made none onto one line.
 

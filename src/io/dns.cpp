@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DNS lookups (libuv's uv_getaddrinfo and uv_getnameinfo), answered by
 // the C library, as libuv's are: every answer is glibc's own, from every
 // source /etc/nsswitch.conf names, sorted by its rules (gai.conf), so a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Linux poller: epoll. watch() only records what is wanted; flush(),
 // called by the poll phase before it waits, tells the kernel (as libuv
 // defers registration to its poll), two or more changes in one system

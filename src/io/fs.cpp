@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // File system requests (include/phaseloop/fs.hpp).
 //
 // Each operation records its arguments in the request, then runs on a pool

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // File system event handles on inotify.
 //
 // One inotify descriptor per loop, made by the first start() and watched by

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The system side of each file system operation (io/fs_ops.hpp): small
 // functions that make the system calls of one uv_fs_* operation on the
 // calling thread (a pool thread, or the caller's for a synchronous

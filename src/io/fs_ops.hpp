@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The system side of the file system operations (src/io/fs_ops.cpp), for
 // fs_req (src/io/fs.cpp). Each function makes the system calls of one
 // operation on the calling thread and returns its result (a count, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fs_poll handles: a chain of polling contexts, one per start(). A context
 // owns an internal timer and a stat request; it lives until its timer has
 // been closed, which happens when the handle is stopped (at once if the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // File requests through io_uring: one ring per loop (a loop part, made by
 // the first request that may use it), completions reaped in the poll phase.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // File requests through io_uring (src/io/fs_ring.cpp), for fs_req
 // (src/io/fs.cpp). Loop thread only.
 

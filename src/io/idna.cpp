@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // IDNA: host names to ASCII, as libuv does before getaddrinfo
 // (io/idna.hpp).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // IDNA for getaddrinfo (src/io/idna.cpp): a host name in UTF-8 to the
 // ASCII form a name server is asked, as libuv's uv__idna_toascii.
 

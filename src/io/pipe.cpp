@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pipe handles: Unix domain stream sockets and adopted pipe fds. Connecting
 // by path either succeeds at once (then the poll phase reports it, as for
 // any connect) or fails at once (reported from the pending phase).

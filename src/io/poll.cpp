@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Poll handles: readiness of a caller-owned fd, reported from the poll phase.
 
 #include <fcntl.h>

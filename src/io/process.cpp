@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Child processes: spawning, the child's set-up before it runs the
 // program, and reaping on SIGCHLD.
 //

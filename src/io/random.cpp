@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // uv_random's request (include/phaseloop/random.hpp): os::random_bytes on a
 // pool thread, completed in the poll phase like every pool request.
 

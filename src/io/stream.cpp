@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Streams: reading, the write queue, shutdown, listening and accepting,
 // shared by tcp, pipe and tty handles. The rules follow libuv 1.44's unix
 // streams: a write is tried at once when nothing is queued, its completion

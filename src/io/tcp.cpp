@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TCP handles: the socket is made lazily (by bind, connect or listen) for
 // the address family first used, as libuv does; EADDRINUSE from bind and
 // ECONNREFUSED from a loopback connect are remembered and reported later.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Terminal handles and the process-wide saved terminal settings that
 // reset_mode() restores.
 

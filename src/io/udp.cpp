@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // UDP handles.
 //
 // Sends: a send queued while nothing else is is written at once; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The globals a script sees, defined on the engine's global object.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `phaseloop compare`: run one script in several modes (Node's and the
 // browser's), show the outputs side by side, and name the rule behind the
 // first divergence.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SpiderMonkey context, its job queue on the Node runtime, uncaught
 // exceptions and unhandled rejections, and running the main script.
 

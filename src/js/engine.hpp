@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The SpiderMonkey side of the runner: one JSContext with one global, whose
 // promise jobs go into the Node runtime's microtask queue (so the loop, not

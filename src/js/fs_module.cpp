@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // require('fs'): readFile, writeFile, stat, readdir and unlink, on
 // phaseloop's fs requests (threadpool work completed in the poll phase).
 //

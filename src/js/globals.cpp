@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // console, process, performance, global, queueMicrotask and require: the
 // part of Node's global environment the runner provides.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SpiderMonkey context both engines use, and the script's lines.
 
 #include "js/host.hpp"

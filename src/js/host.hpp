@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What both engines share (engine.hpp runs Node's modes, window.hpp the
 // browser's): the script's text and options, its standard output, and one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // util.format and util.inspect as Node prints them (see inspect.hpp for
 // the differences between versions). The structure follows Node's
 // lib/internal/util/inspect.js: a value is formatted into a base, braces and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Node's util.format and util.inspect, as console.log uses them, in the
 // variants the three modes' Node versions print:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The JS::JobQueue both engines give SpiderMonkey: promise jobs go into the
 // event-loop layer's microtask queue, so the layer (Node's drain rules, or

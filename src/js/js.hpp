@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // SpiderMonkey's public API, as every runner file includes it.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Loading the JavaScript built-ins (src/js/lib/*.js) and the native
 // helpers they share through `internal`.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The modules of the runner written in JavaScript (src/js/lib/*.js,
 // compiled into the program): require('events'), require('util'), ... and

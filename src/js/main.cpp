@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // phaseloop: run a JavaScript file on phaseloop's Node layer, or compare
 // how the Node modes run it. See docs/runner.md.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `phaseloop run`: the script's file, a loop, SpiderMonkey, and the end.
 
 #include <js/Initialization.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The `phaseloop` command: runs a JavaScript file on SpiderMonkey with
 // Node's event-loop rules or a browser window's (run), or in every mode

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `phaseloop run --trace=FILE.json` (timeline.hpp).
 
 #include "js/timeline.hpp"

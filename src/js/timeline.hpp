@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `phaseloop run --trace=FILE.json`: the script's timeline as a Chrome
 // Trace Event file, the loop's phases and callbacks (a trace_recorder on

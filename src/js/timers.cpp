@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // setTimeout, setInterval, setImmediate, process.nextTick, queueMicrotask:
 // thin bindings over phaseloop::node, which decides when each runs.
 //

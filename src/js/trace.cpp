@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The provenance of output lines: the --trace view and the --annotate
 // records.
 //

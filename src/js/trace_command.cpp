@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `phaseloop trace`: any program that links libuv.so.1, run on the drop-in
 // with PHASELOOP_TRACE and PHASELOOP_STATS set, then where its timelines
 // are and its loops' statistics; and `phaseloop trace view`, which turns a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // V8's wording of SpiderMonkey's errors: the compartment whose Debugger
 // rewrites their messages (internal_wording.js holds the rules), the
 // JSON.parse that passes them its text, and the one message no hook can

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // V8's wording of the errors SpiderMonkey makes, in both engines' realms
 // (docs/node-modes.md and docs/browser-mode.md, "Error messages").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The window engine: a SpiderMonkey context on phaseloop::browser, errors
 // reported as a page reports them, the main script as a classic script, and
 // the globals that are not timers or messages (console, performance,

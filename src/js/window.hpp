@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // `phaseloop run --mode=browser`: a SpiderMonkey context whose global object
 // is a window, on phaseloop's browser layer (phaseloop::browser::runtime).

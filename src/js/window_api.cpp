@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The window's scheduling APIs as thin bindings over phaseloop::browser:
 // setTimeout/setInterval and clear*, requestAnimationFrame /
 // cancelAnimationFrame, requestIdleCallback / cancelIdleCallback with

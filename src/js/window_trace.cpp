@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The provenance of a browser-mode run's output: the --trace view and the
 // annotation records for `phaseloop compare`.
 //

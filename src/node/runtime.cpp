@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Node layer's runtime: the nextTick and microtask queues, native
 // callbacks and their drain, and setImmediate. Timers are in timers.cpp.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A Node timer list: the active timeouts sharing one delay, in insertion
 // order (so each list is also in due order). Private to src/node.

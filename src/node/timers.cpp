@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Node's timers: timeouts grouped into lists by delay, as every Node version
 // groups them. What differs is how the lists meet the loop:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the environment turns on for every loop of a process, unmodified
 // programs on the drop-in included:
 //   PHASELOOP_STATS=1     a loop_stats on each loop; each loop's table is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // loop_stats: per-phase time and passes, callbacks per phase, the slowest
 // callback, and a histogram of timer lag (exact per millisecond below one
 // second, then one bucket per power of two).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // trace_recorder: a hook that keeps each phase and callback as timed
 // events. The cost per event is one clock read and one append; the vector
 // grows by doubling up to the limit, so a recorded loop does not allocate

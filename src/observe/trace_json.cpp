@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // write_chrome_trace: recorded events as the Chrome Trace Event format
 // (JSON object form: {"traceEvents": [...]}), with nlohmann-json.
 //

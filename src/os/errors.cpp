@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Error names and messages (include/phaseloop/types.hpp), from the one list
 // of codes in include/phaseloop/errors.h.
 

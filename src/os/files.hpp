@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the files of src/os share: reading small /proc and /sys files and
 // the text protocol of the string getters (include/phaseloop/os.hpp).

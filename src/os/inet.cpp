@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Socket addresses from and to text (include/phaseloop/inet.hpp), over the
 // C library's inet_pton/inet_ntop.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The process: its title, environment, user, directories, identity,
 // priority, clocks and descriptors (include/phaseloop/os.hpp).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The system: host name and identification, processors, network
 // interfaces, memory and load, shared libraries and random bytes
 // (include/phaseloop/os.hpp).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Threads and their primitives over POSIX threads
 // (include/phaseloop/thread.hpp).
 

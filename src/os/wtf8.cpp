@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // UTF-16 to and from WTF-8 (include/phaseloop/wtf8.hpp), with libuv's rules:
 // a high surrogate followed by a low one is one code point, anything else
 // stands for itself; a WTF-8 lead byte says how many continuation bytes

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every bench/*.sh refuses bad arguments before it builds or runs anything:
 # exit 2 within seconds, with a message that names the script and what is
 # wrong (bench/lib.sh's bench_need and bench_positive for round counts).

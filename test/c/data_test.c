@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv.h's public fields as C code reads them: `data` kept across init (as
  * libuv keeps it), loop->active_handles, handle->type, handle->loop,
  * signal->signum, and the fields of a uv_work_t. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Error codes for bad input, as libuv's UV_E* values. Where libuv aborts
  * (starting a closing handle, closing a handle twice) phaseloop returns an
  * error or ignores the call instead; those tests check phaseloop's

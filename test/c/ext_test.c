@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop's C extension API (uv_phaseloop.h): phase hooks, profiles,
  * iteration counts, phase names and the tracer. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The uv_fs_* C API: what C code reads from uv_fs_t, the phase hooks'
  * view of fs completions, and the misuse phaseloop refuses where libuv
  * would assert or crash (NULL paths, a callback without a loop).  The

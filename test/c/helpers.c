@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Helpers shared by the groups (see suites.h). */
 #include "suites.h"
 

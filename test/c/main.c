@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* test/c/c_api_tests: runs every CMocka group of the C API tests (each in
  * its own test/c/NAME_test.c) and exits non-zero if any test of any group
  * failed. */

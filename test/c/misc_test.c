@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Small process-level functions: buffers, version, environment, working
  * directory, uv_guess_handle, time, and the sizes of uv.h's types. */
 #define _GNU_SOURCE

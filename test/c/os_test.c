@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Process and system information (compat/uv_os.cpp): every answer is
  * checked against what the OS says directly, plus libuv's error codes and
  * its size-in/size-out protocol for strings. The tests also pass against

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Smoke tests: a loop's life cycle with nothing, and with one handle. */
 #include "suites.h"
 

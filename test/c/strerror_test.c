@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Error names and messages: uv_strerror, uv_err_name, their _r variants and
  * uv_translate_sys_error, with libuv 1.44's texts. */
 #include <errno.h>

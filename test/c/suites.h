@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The CMocka groups of test/c/c_api_tests and the helpers they share.
  *
  * Each test/c/<name>_test.c defines one group and exposes it here as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* libuv's thread API: threads, mutexes, rwlocks, semaphores, condition
  * variables, once, thread-local keys and barriers. */
 #define _GNU_SOURCE

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # common.sh -- helpers shared by the client test kits in test/clients/*/.
 #
 # Source it from bash (`. "$here/../common.sh"`); it defines functions and

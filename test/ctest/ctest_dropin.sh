@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # ctest_dropin.sh -- runs Debian's ctest (dynamically linked against
 # libuv.so.1: it spawns tests, reads their output through pipes, times them
 # out with timers, watches signals) on the CTest project in project/, once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Timers with equal timeouts fire in the order they were started,
  * regardless of the order in which they were initialised. */
 #include "diff.h"

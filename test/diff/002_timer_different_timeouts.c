@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Timers fire ordered by timeout, not by start order. */
 #include "diff.h"
 

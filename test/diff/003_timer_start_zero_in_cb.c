@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A timer started with timeout 0 from inside a timer callback.
  * An unref'd prepare handle counts loop iterations, so the trace shows
  * whether the new timer ran in the same timers pass or a later iteration. */

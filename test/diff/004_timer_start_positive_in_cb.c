@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Timers with positive timeouts started from inside a timer callback are
  * ordered by due time and then by start order. */
 #include "diff.h"

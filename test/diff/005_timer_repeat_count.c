@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A repeating timer fires N times and then stops itself; a second
  * repeating timer is stopped from the outside via uv_close. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_timer_again: on a never-started timer, on a one-shot timer and on a
  * timer with a repeat value. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A repeating timer stops itself from its own callback; a one-shot timer
  * calls uv_timer_stop on itself (already inactive). */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A timer callback stops another timer that is due in the same pass, and
  * restarts a third one further into the future. */
 #include "diff.h"

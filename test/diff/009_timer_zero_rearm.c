@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A one-shot timer re-arms itself with uv_timer_start(t, cb, 0, 0) from
  * its own callback, five times in total.  The iteration counter (an
  * unref'd prepare handle) reveals whether the re-armed timer runs again

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_timer_set_repeat while the timer is running: changing the repeat
  * inside the callback versus the re-arm that already happened. */
 #include "diff.h"

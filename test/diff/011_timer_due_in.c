@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_timer_get_due_in in various states.  No uv_update_time is done
  * between starting and querying, so the values are exact. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_timer_start on an already active timer restarts it: it gets a fresh
  * position among timers with the same due time. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_timer_start with a NULL callback, and starting a closing timer. */
 #include "diff.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Phase order within an iteration, driven with UV_RUN_ONCE:
  * timers -> idle -> prepare -> (poll) -> check -> close callbacks. */
 #include "diff.h"

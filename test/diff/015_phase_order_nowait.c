@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Phase order with UV_RUN_NOWAIT, including a repeating timer and a
  * handle closed from the prepare phase. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Handles of one kind run in reverse start order (each start pushes the
  * handle to the front of the phase list). */
 #include "diff.h"

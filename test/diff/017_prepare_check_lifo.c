@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* LIFO start order for prepare and check handles, interleaved starts. */
 #include "diff.h"
 

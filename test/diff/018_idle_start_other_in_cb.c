@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Handles started from a callback during a phase pass do not run in that
  * pass; they run (first, being at the front) in the next iteration. */
 #include "diff.h"

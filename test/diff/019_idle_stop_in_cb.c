@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Stopping handles from inside a phase pass: a stopped handle that has not
  * run yet is skipped; a handle stopped and restarted during the pass is
  * moved to the front and does not run again in that pass. */

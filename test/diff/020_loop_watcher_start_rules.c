@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Starting an already active idle/prepare/check handle is a successful
  * no-op (callback and position unchanged); starting an inactive one with a
  * NULL callback fails. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Close callbacks run in reverse order of the uv_close calls. */
 #include "diff.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_close called from a close callback: the new close callback runs in
  * the next loop iteration, after the rest of the current batch.
  * Chain: a -> b -> d (each closes the next from its close callback). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Closing active timer/idle/prepare/check/async handles stops them at
  * once: none of their callbacks run, and flags change immediately. */
 #include "diff.h"

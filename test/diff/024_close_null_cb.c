@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_close with a NULL callback, mixed with handles that have one. */
 #include "diff.h"
 

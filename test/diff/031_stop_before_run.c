@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_stop before uv_run: the next uv_run returns at once without running
  * any callback (the flag is consumed); the run after that proceeds. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_run return values on a loop without active referenced handles. */
 #include "diff.h"
 

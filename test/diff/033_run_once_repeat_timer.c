@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* UV_RUN_ONCE with timers.  In the reference implementation ONCE runs
  * due timers at the start of the iteration and again after the poll, so
  * a repeating timer that is due at once can fire twice in a single call. */

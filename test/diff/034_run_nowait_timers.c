@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* UV_RUN_NOWAIT with due, repeating and far-away timers. */
 #include "diff.h"
 

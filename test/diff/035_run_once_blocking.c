@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* UV_RUN_ONCE blocks in the poll phase for the nearest timer and returns
  * after running it, leaving later timers alone; with an idle handle
  * active it does not block at all.  The near timer is started from a

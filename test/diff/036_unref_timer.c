@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* An unreferenced timer does not keep the loop alive, but still fires
  * while something else keeps the loop running. */
 #include "diff.h"

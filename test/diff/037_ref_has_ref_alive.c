@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_ref / uv_unref / uv_has_ref / uv_loop_alive bookkeeping, including
  * repeated ref/unref calls and closing handles. */
 #include "diff.h"

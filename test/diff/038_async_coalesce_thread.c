@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Many uv_async_send calls from another thread, all completed before the
  * loop polls, coalesce into a single callback. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_async_send from the loop thread itself: before uv_run, and from the
  * async callback (which schedules one more callback). */
 #include "diff.h"

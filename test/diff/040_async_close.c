@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Closing an async handle with a send still pending: its callback never
  * runs.  An async handle with a NULL callback accepts sends silently. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Several async handles pending in the same poll: callbacks run in the
  * order the handles were initialised, not the order of the sends. */
 #include "diff.h"

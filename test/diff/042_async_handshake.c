@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A worker thread sends, then waits for the loop to acknowledge each
  * callback before sending again: every send yields exactly one callback. */
 #include "diff.h"

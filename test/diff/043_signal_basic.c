@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Basic signal handle: start, receive a signal sent with uv_kill, stop,
  * close.  Delivery happens from the poll phase. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Two signal handles (and one on another signal) watching the same signal
  * on one loop: each receives it.  Handles live in one array and are
  * started in array order. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Two handles on the same signal started in the reverse of their memory
  * order.  Prints which handle's callback runs first for one signal. */
 #include "diff.h"

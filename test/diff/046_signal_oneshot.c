@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_signal_start_oneshot: the callback runs once, the handle becomes
  * inactive after the callback returns.  SIGWINCH is used because its
  * default action is to ignore the signal. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Stopping signal handles from inside a signal callback: the other handle
  * on the same signal (a pending delivery) is skipped once stopped. */
 #include "diff.h"

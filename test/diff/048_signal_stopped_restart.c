@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A signal arriving while its handle is stopped is not reported later.
  * Restarting works; starting an active handle again with the same signal
  * only swaps the callback; starting it with another signal number moves

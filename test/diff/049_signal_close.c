@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Closing signal handles: a handle closed while a caught signal is still
  * queued gets no signal callback, only its close callback; a closed handle
  * no longer receives signals while another handle still does. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Invalid signal numbers for uv_signal_start / start_oneshot. */
 #include "diff.h"
 #include <signal.h>

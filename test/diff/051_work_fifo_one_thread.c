@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* With a single threadpool thread, work items run and complete in FIFO
  * order; after_work callbacks see status 0. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Cancelling a work request that is still queued: uv_cancel succeeds, its
  * work callback never runs and after_work gets UV_ECANCELED.  A single
  * pool thread is kept busy so the request cannot start early. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_cancel on a running work request and on completed ones returns
  * UV_EBUSY; the running request still completes normally. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A pending work request keeps the loop alive (even with no handles) and
  * makes uv_loop_close fail with UV_EBUSY; NULL work_cb is rejected; NULL
  * after_work_cb is allowed; work can be queued from after_work. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Work completion interleaved with loop phases in a deterministic way:
  * the work item is released from a timer callback, and its after_work
  * callback runs in a later poll phase, never before the timer. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_walk visits handles in initialisation order (start order and state
  * do not matter) and never shows the loop's internal handles. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_walk still visits handles that are closing (before their close
  * callback ran) and no longer visits them afterwards; closing everything
  * from inside a walk callback works. */

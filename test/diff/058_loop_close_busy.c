@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_loop_close refuses (UV_EBUSY) while any user handle is still known
  * to the loop: active, merely initialised, or closing but not yet
  * finished.  Afterwards it succeeds. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_err_name / uv_strerror for a set of error codes, including UV_EOF
  * and codes libuv does not know, plus uv_translate_sys_error. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Structure sizes reported by uv_loop_size / uv_handle_size /
  * uv_req_size (they must agree with sizeof on the public types), and the
  * handle / request type names. */

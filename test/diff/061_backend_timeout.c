@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_backend_timeout in various loop states, measured after the loop has
  * gone through one iteration. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_backend_timeout on a loop that has never iterated.  In the reference
  * implementation the loop's internal watchers are only registered by the
  * first iteration, and until then uv_backend_timeout reports 0 even with

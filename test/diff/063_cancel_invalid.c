@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_cancel on requests that are not cancellable types returns UV_EINVAL. */
 #include "diff.h"
 

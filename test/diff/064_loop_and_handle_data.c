@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Loop and handle user data accessors, uv_handle_get_loop and
  * uv_handle_get_type.  uv_loop_init keeps a data pointer set before it. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The default loop: same pointer on every call, usable like any other
  * loop, can be closed and then transparently recreated. */
 #include "diff.h"

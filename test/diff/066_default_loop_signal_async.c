@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Signals and async handles on the default loop together with a private
  * loop: each loop only sees its own handles. */
 #include "diff.h"

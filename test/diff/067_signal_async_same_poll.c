@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A signal and an async send both pending before the same poll: the order
  * of their callbacks within that poll phase, and relative to idle/check. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_loop_configure options and uv_metrics_idle_time sanity.  Idle time
  * values are never printed, only checked to be plausible.  To be sure the
  * loop really sleeps in the poll phase, it waits for an async send that a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Thread, mutex, condition variable, semaphore and once primitives, used
  * with handshakes so that all printing happens in a deterministic order. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Miscellaneous helpers: version, buffers, pid, clocks, sleep, uv_now and
  * uv_update_time relationships (no values that depend on time are shown). */
 #include "diff.h"

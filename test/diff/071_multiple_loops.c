@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Two private loops are independent: running one never runs the other's
  * callbacks, and each has its own alive/close state. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Zero-timeout timers started from idle, prepare and check callbacks.
  * With UV_RUN_ONCE the reference runs due timers once more at the end of
  * the iteration; with UV_RUN_NOWAIT they wait for the next iteration. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A repeating timer that unrefs itself from its callback: the loop stops
  * running after that iteration although the timer is still active. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Handles closing themselves from their own callbacks: a repeating timer,
  * an idle and a check handle.  Close callbacks run at the end of the same
  * iteration, in reverse order of the uv_close calls. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Closing a not-yet-run handle of the same phase from a callback removes
  * it from the current pass. */
 #include "diff.h"

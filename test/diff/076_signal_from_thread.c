@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* UV_RUN_DEFAULT blocks in the poll phase until a signal sent by another
  * thread arrives; the callback closes the handle so the loop ends. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A repeating timer's re-arm counts as a new start: a one-shot timer due
  * at the same moment as the second repeat fires before it.  Also a huge
  * timeout is clamped rather than wrapping. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Cancelling a request a second time, before its after_work callback ran:
  * libuv reports success again and moves the request to the back of the
  * loop's completion queue, so the callbacks run y, x (each once, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* After fork(), a child that queues threadpool work gets a pool of its own
  * (the parent's threads do not exist in the child) and the work completes,
  * in the child and in the parent. */

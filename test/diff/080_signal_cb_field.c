@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_signal_t's public signal_cb field holds the callback given to
  * uv_signal_start, and signum the signal, as C programs may read them. */
 #include <uv.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Synchronous file requests (cb == NULL): uv_fs_* returns the result and
  * also leaves it in req->result.  Writes with several buffers at the file
  * position (offset -1) and at an offset; reads with several buffers, at an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Asynchronous requests chained from their callbacks: open, write, fstat,
  * read, close, unlink.  Each uv_fs_* returns 0 at once; the callback sees
  * the result, the operation type, the loop and a private copy of the path.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Error results, each case run synchronously (the return value) and
  * asynchronously (0 returned, the error in req->result in the callback):
  * ENOENT, EEXIST, ENOTDIR, EISDIR, ENOTEMPTY, EBADF, EINVAL.  Invalid

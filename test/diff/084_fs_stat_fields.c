@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* stat, lstat and fstat: the deterministic fields (size, type and
  * permission bits, link count, owner, inode identity, times set with
  * utime) of a file, a hard link, a symbolic link (followed and not), a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_fs_scandir lists a directory without "." and "..", sorted by strcmp
  * (upper case before lower case), with each entry's type; the result is
  * the entry count.  uv_fs_scandir_next walks the list and returns UV_EOF

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_fs_opendir / uv_fs_readdir / uv_fs_closedir: readdir fills at most
  * dir->nentries entries per call (no "." or ".."), returns their count and
  * 0 at the end (also when asked again); req->ptr is the uv_dir_t; the names

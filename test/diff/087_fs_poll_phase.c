@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fs callbacks run in the poll phase: after the prepare callbacks and
  * before the check callbacks of the same iteration.  The request is a read
  * from an empty pipe, so its pool thread blocks until a timer callback

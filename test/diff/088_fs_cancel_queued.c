@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_cancel on fs requests still queued behind a busy pool thread: each
  * succeeds, the callback gets UV_ECANCELED in req->result (scandir_next
  * returns it too; a mkdtemp keeps its template; cleanup frees the copies).

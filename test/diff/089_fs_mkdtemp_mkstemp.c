@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_fs_mkdtemp and uv_fs_mkstemp always work on a copy of the template
  * (also synchronously): req->path is the name made, the caller's template
  * is untouched.  mkdtemp makes a 0700 directory (result 0), mkstemp a 0600

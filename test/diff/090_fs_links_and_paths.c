@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* rename (over a file, a directory onto an empty one, onto a non-empty
  * one), link (link count), symlink + readlink (req->ptr is the target
  * string, freed by cleanup), realpath (req->ptr is the absolute path with

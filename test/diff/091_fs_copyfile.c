@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_fs_copyfile: copies contents and permission bits; replaces (and
  * truncates) an existing destination; UV_FS_COPYFILE_EXCL refuses one
  * (EEXIST, destination untouched); copying a file onto itself succeeds and

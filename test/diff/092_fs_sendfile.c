@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_fs_sendfile copies from in_fd at an offset (in_fd's own position does
  * not move) to out_fd at its position (which advances).  The result is the
  * byte count: short at the end of the input, 0 past it.  File to file,

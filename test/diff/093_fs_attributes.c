@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ftruncate (grow with zeros, shrink), fsync and fdatasync, access with
  * each mode on files of different permissions, chmod and fchmod (read back
  * through stat), chown/fchown/lchown to the current owner, each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_fs_utime / futime / lutime take seconds as doubles and keep them to
  * the microsecond (truncated; negative fractions borrow from the second).
  * lutime changes a symbolic link itself, utime follows it.  Each time read

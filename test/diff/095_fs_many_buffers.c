@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Reads and writes with many buffers: more than the four a request holds
  * inline, and more than IOV_MAX (1024).  A write goes on until every
  * buffer is written (1100 one-byte buffers: 1100); a read makes one

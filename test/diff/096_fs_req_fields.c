@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The public fields of uv_fs_t and their getters: type, fs_type, loop,
  * cb, result, ptr, path, statbuf.  `data` survives every uv_fs_* call;
  * a synchronous request points at the caller's path, an asynchronous one

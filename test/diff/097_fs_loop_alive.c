@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A pending fs request keeps the loop alive (uv_loop_alive, uv_run's
  * return value), makes uv_loop_close EBUSY and an iterated loop's
  * uv_backend_timeout -1; UV_RUN_NOWAIT returns 1 while it is held back;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_fs_statfs: req->ptr is a uv_statfs_t (freed by uv_fs_req_cleanup)
  * with the file system's figures; the same file system gives the same
  * type and block size for two paths on it; a missing path is ENOENT with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fs requests and uv_queue_work share the threadpool and one completion
  * queue: with a single pool thread, work and fs callbacks come in
  * submission order, whatever their kind.  A request submitted from a

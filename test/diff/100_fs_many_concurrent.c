@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Many requests in flight at once on the default pool (4 threads): 40
  * files are each opened, written, stat'ed and closed through chains of
  * asynchronous requests; completion order varies, so the trace shows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Synchronous fs calls need no loop (NULL) and may run on any thread: here
  * inside a threadpool work callback and on a uv_thread, writing and
  * reading files the loop thread then checks. */

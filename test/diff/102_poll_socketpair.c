@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_poll on a socketpair: readable and writable events, the phase the
  * callback runs in, stopping from the callback, restarting with other
  * events, and a poll handle keeping the loop alive while active. */

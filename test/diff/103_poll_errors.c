@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_poll errors: a regular file cannot be polled (EPERM), a closed fd
  * neither (EBADF); two handles on one fd (EEXIST on start); a pipe whose
  * reader is gone reports an error (EBADF) and the handle stops. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_poll UV_DISCONNECT: the peer shuts down its write side; prioritized
  * alone on a socket without urgent data gives no callback. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* TCP over loopback: listen, connect, accept, read, a write of three
  * buffers and a queued second write; write callbacks come from the pending
  * phase of the next iteration; shutdown gives the peer UV_EOF.  A failed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Connecting to a loopback port nobody listens on: ECONNREFUSED reaches the
  * connect callback from the pending phase; a second connect while the
  * first is in progress is EALREADY; a write queued behind the connect is

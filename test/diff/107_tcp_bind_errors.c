@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Bind rules: EADDRINUSE is reported by listen, not bind; IPV6ONLY with an
  * IPv4 address is EINVAL; an unknown family is EINVAL; names of an unbound
  * and an unconnected handle; IPv6 loopback listen/connect with names. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Closing a stream with work in flight: writes still queued (the peer does
  * not read, so the socket fills) and a pending shutdown are canceled with
  * ECANCELED in the closing phase, before the close callback; a connect in

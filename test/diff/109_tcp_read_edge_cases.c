@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Reading and writing edge cases: read_start rules (EALREADY, ENOTCONN,
  * EINVAL), an allocator giving an empty buffer (ENOBUFS), the peer
  * resetting the connection (ECONNRESET via uv_tcp_close_reset), writing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_tcp_init_ex (domain and invalid flags), uv_tcp_open on a socket made
  * by the program (EEXIST while watched by the loop), option setters before
  * and after a socket exists, uv_stream_set_blocking, uv_fileno. */

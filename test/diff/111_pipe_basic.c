@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Unix domain pipes: bind (and its errors), listen, connect (success from
  * the poll phase, a missing path from the pending phase), names, chmod,
  * echo through the pipe, uv_pipe_open on a socketpair and on uv_pipe()

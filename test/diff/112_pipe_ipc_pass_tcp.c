@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* IPC pipes: uv_write2 passes a TCP handle over a socketpair; the reader
  * sees pending_count/pending_type and accepts it into a fresh uv_tcp_t that
  * then works; write2 on a non-IPC pipe is EINVAL; listen on an IPC pipe

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Terminals over a pseudo-terminal: uv_guess_handle on several kinds of
  * fd, uv_tty_init (a file is EINVAL), the window size, set_mode
  * normal/raw/io and back, uv_tty_reset_mode, writing to the tty and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* UDP basics: a send made before uv_run is written at once and completes
  * in the pending phase of the first iteration; the datagram (two buffers)
  * arrives in the poll phase, followed by a read that finds nothing

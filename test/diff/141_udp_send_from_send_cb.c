@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A send started inside a send callback is not written at once: it waits
  * for the poll phase to find the socket writable; written there, it
  * completes in the pending passes that follow the poll, and so does every

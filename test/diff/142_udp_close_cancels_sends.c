@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Closing a UDP handle with sends in flight: the send that was already
  * written still reports 0, queued ones report ECANCELED; all of them in
  * the closing phase, in send order, before the close callback. A send

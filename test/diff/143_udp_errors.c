@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* UDP argument and state errors, with libuv's codes. */
 #include "diff.h"
 #include "diff_udp.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A connected UDP socket: getpeername is the server, sends go without an
  * address (uv_udp_send and uv_udp_try_send), the server sees them coming
  * from the client's address; after disconnecting, getpeername fails and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* UDP over ::1: bind with UV_UDP_IPV6ONLY, send and receive, addresses
  * reported as AF_INET6; an IPv6-only socket cannot reach 127.0.0.1. */
 #include "diff.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Receive buffers: a datagram larger than the buffer is cut to it and
  * flagged UV_UDP_PARTIAL; an alloc callback that leaves the buffer empty
  * gets UV_ENOBUFS in the receive callback (once per readiness). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* UV_UDP_RECVMMSG: a buffer of several 64 KiB slices receives several
  * datagrams per call; each comes with UV_UDP_MMSG_CHUNK and its own
  * slice, then the whole buffer with UV_UDP_MMSG_FREE; an empty socket gives

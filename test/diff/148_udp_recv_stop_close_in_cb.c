@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Receive callbacks that stop or close: recv_stop inside the callback ends
  * the batch (the other datagrams wait, and the handle goes inactive);
  * a restart from a timer delivers them; closing the handle inside the

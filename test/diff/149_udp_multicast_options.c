@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Socket options on loopback: broadcast, TTLs, multicast loop and
  * interface, group membership (join/leave, source-specific), before and
  * after binding; joining binds an unbound handle implicitly. Results are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_udp_open adopts a socket (EBUSY on a handle that has one; a socket
  * already connected makes the handle connected); a send of 8 buffers is
  * one datagram, counted in the send queue size until its callback. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* UDP as a handle: sizes, type names, walk, active state through
  * recv_start/stop and sends, ref/unref (an unreferenced receiving handle
  * does not keep the loop alive, its pending send does through the request),

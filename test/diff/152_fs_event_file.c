@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_fs_event on a file: writes and chmod are UV_CHANGE, a rename of the
  * file itself is UV_RENAME; the filename reported is the watched file's
  * base name. Events made before uv_run arrive in its first poll phase.

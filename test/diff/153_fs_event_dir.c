@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_fs_event on a directory: entries created, written, renamed, removed
  * inside it are reported by name (creations, moves and deletions as
  * UV_RENAME, writes and attribute changes as UV_CHANGE), in the order the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Several handles on one directory share the kernel watch: each gets the
  * callback, in start order, and all report the first handle's path. A
  * callback that stops a later handle keeps it from being called; one that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fs_event handles and the loop: an active handle keeps the loop alive
  * (unless unreferenced), closing one from its own callback stops the
  * other callbacks for it, a closed handle's close callback runs in the

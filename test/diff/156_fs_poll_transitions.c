@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_fs_poll through a file's life: a missing file reports ENOENT at once
  * (prev and curr all zero); its creation reports 0 with prev zero; a size
  * change reports prev and curr; deletion reports ENOENT once (prev = last

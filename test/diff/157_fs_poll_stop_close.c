@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Stopping and closing uv_fs_poll: closing while the first stat is in
  * flight gives no poll callback, and the close callback comes one
  * iteration after the stat completed (the internal timer closes first);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_getaddrinfo of numeric addresses: the whole list, as glibc builds it.
  * With hints that leave the socket type open, each address comes as
  * stream/TCP, dgram/UDP and raw entries; a port number applies to all of

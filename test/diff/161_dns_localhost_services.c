@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_getaddrinfo of /etc/hosts names and of services.  "localhost" comes
  * from /etc/hosts (which every system has for 127.0.0.1), so no name
  * server is asked; the canonical name is the hosts file's spelling of it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_getaddrinfo with a NULL node: the loopback addresses, or with
  * AI_PASSIVE the wildcard ones to bind to, per family and socket type, in
  * glibc's order (which differs between the two). */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What uv_getaddrinfo and uv_getnameinfo refuse.  Refused at once with
  * EINVAL (nothing queued, the loop stays dead): no node and no service, an
  * empty node or one that is not UTF-8 (libuv converts names to punycode

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Synchronous lookups: with a NULL callback uv_getaddrinfo and
  * uv_getnameinfo do the work on the calling thread and return the result;
  * req->addrinfo (caller's, freed with uv_freeaddrinfo) and req->host /

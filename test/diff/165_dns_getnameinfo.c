@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_getnameinfo: host and service names of 127.0.0.1 and ::1.  Without
  * NI_NUMERICHOST the host name of 127.0.0.1 comes from /etc/hosts (where
  * every system has it), so no name server is asked; ::1 is only asked for

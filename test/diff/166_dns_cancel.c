@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_cancel of DNS requests still queued: the only pool thread is kept
  * busy, so the lookups cannot have started.  Canceling succeeds and the
  * callback gets UV_EAI_CANCELED (getaddrinfo: no list; getnameinfo: NULL

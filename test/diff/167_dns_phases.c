@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Where DNS callbacks run: in the poll phase, after the prepare callbacks
  * and before the check callbacks of the same iteration, like every
  * threadpool completion.  With nothing else to do the poll waits for the

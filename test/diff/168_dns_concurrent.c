@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Several DNS requests at once, with one pool thread (as libuv runs each
  * lookup on the pool, one thread makes their order deterministic): the
  * callbacks come in the order the requests were made, getaddrinfo and

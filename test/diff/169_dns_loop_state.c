@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A DNS request and its loop: while in flight it is an active request
  * (the loop is alive, uv_loop_close is EBUSY, uv_backend_timeout is -1
  * with no timer, once the loop has polled) but no handle (uv_walk sees

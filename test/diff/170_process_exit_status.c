@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Exit status and terminating signal reach the exit callback; the handle
  * is active until then.  Children run one after the other: each is
  * spawned from the previous one's exit callback. uv_walk shows the

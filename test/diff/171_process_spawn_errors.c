@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Errors the child meets before it runs the program come back from
  * uv_spawn itself: the handle is initialised but inactive, gets no exit
  * callback and must still be closed.  A pipe given for stdout is opened

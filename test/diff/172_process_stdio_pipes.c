@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Pipes to a child's stdin, stdout and stderr: what the parent writes
  * comes back through cat, the write and shutdown callbacks come before
  * the exit callback, and every output pipe reads end of file before the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* UV_INHERIT_FD and UV_INHERIT_STREAM: the child writes into a file
  * descriptor of the parent's (here: into a file) and into the descriptor
  * of a pipe handle; descriptors beyond stdio_count 3 are passed too, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* env and cwd: the child sees exactly the environment given (or the
  * parent's when env is NULL) and starts in cwd.  A file without '/' is
  * looked up in the PATH of the environment the child gets, as execvp

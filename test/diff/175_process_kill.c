@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_process_kill: SIGTERM and SIGKILL end a sleeping child (the exit
  * callback reports the signal), a signal the child handles lets it exit
  * with its own status, signal 0 probes it; an invalid signal number is

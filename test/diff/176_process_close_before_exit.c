@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Closing a process handle before its child exits: no exit callback, the
  * loop does not wait for the child, the loop closes cleanly; the child
  * runs on (uv_kill still reaches it).  Closing it from another process's

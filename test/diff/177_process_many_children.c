@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Many children at once: every exit callback comes exactly once with its
  * own status, whatever the order they end in (not printed), each from a
  * reaping pass; the loop stays alive until the last one. */

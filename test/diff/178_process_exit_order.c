@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Children that exited while the loop was not running are reported by
  * the next poll, in the poll phase, in spawn order (one reaping pass
  * takes every exited child), after the other I/O callbacks of that poll. */

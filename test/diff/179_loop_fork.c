@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_loop_fork: after fork() the child makes the loop its own (epoll
  * instance, async and signal wake-ups) and runs it: a timer, an async
  * send, a pipe read and a signal work there, and an fd the parent

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Options libuv rejects without starting anything: a CREATE_PIPE stream
  * that is not a pipe, an INHERIT_FD of -1, an INHERIT_STREAM without a
  * descriptor.  The handle is initialised (uv_walk sees it), inactive, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A process handle keeps the loop alive while its child runs, unless
  * unreferenced; the loop's SIGCHLD watcher never does.  A child that ends
  * while nobody runs the loop is reported by the next poll (here one that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* UV_PROCESS_DETACHED makes the child a session leader (setsid); without
  * it the child stays in the parent's session.  UV_PROCESS_SETUID and
  * SETGID switch ids before exec (when the test runs as root; otherwise

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A user's SIGCHLD handle and the loop's own child watcher side by side:
  * both are called for a child's exit (the user's handle before the exit
  * callback: it is ordered by address, and the loop's watcher lives in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A child's exit ends a blocking UV_RUN_ONCE; the exit callback runs in
  * the poll phase (between the prepare and check markers).  With no exit
  * callback the handle still turns inactive when the child is reaped and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * 185: the string getters of the OS API and their size protocol.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * 186: the process title and uv_setup_args.
  *

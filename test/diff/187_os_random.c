@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * 187: uv_random, synchronous and on the threadpool.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * 188: shared libraries (uv_dlopen, uv_dlsym, uv_dlerror, uv_dlclose).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * 189: system figures, compared with what the OS says, plus the error
  * codes of the small OS functions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* The `flags` word of every handle type (offset 88, libuv's private state
  * bits), printed through each state change: init, start, stop, ref/unref,
  * close and the close callback; for streams and UDP also bind, listen,

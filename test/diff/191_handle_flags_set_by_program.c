@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A program may set libuv's readable bit (0x4000) in a handle's `flags`
  * itself: uvloop does so on the write end of a pipe before
  * uv_read_start(), to hear when the reading side goes away.  libuv then

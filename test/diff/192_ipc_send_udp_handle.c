@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* A UDP handle sent over an IPC pipe (uv_write2), as Node's cluster and
  * child.send(msg, dgramSocket) do: the writer may pass a uv_udp_t as the
  * send handle; the reader sees UV_UDP as the pending type and uv_accept()

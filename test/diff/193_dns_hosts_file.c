@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uv_getaddrinfo and uv_getnameinfo of names in /etc/hosts, with every
  * family and hints flag, then again after the file changed.  The scenario
  * runs in a mount namespace of its own, where its own files stand at

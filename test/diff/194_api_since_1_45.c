@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * 194: the API libuv added after 1.44, against the libuv that has it (built
  * for an older one, this prints one line and stops): clocks, memory, users

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * 195: what changed for pipes, UDP and the threadpool between libuv 1.44
  * and 1.50, each in the form the version built for can show:

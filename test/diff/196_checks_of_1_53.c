@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * 196: argument checks libuv 1.53 added, each against what the version
  * built for does:

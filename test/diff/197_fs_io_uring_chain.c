@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* File requests on a loop that asks for io_uring (UV_USE_IO_URING=1 and,
  * where the version has it, uv_loop_configure(UV_LOOP_USE_IO_URING_SQPOLL)):
  * libuv >= 1.49 then does open, close, read, write, the stat family, fsync,

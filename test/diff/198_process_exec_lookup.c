@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* How the program is found and started, where the way a child is made
  * (fork and exec, or posix_spawn) could show: a file without "#!" (execvp
  * hands it to /bin/sh; posix_spawn refuses it), PATH entries that are not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* What an async callback's own sends and inits do to the pass it runs in.
  * A pass visits the handles that existed when it began, in their queue
  * order, each once: a handle sent before its visit runs in this pass; one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Which async sends end the next poll's wait.  A send wakes the poll once;
  * the pass that calls the handle takes the wake-up with it when the send
  * came before the pass began (here, from another descriptor's callback of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Sends made by another thread while a callback of the async pass runs,
  * and waited for by that callback (the thread is joined): the pass visits
  * the handles in their queue order, so a handle still ahead of the one

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # compare.sh -- differential check of one scenario: reference libuv vs phaseloop.
 #
 # Usage: compare.sh [ignored args...] SCENARIO.c

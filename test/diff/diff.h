@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * diff.h -- tiny helper shared by the phaseloop differential scenarios.
  *

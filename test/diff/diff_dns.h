@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * diff_dns.h -- helpers for the DNS scenarios (160-169): canonical printing
  * of addrinfo lists and a runner for a table of getaddrinfo cases, each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * diff_fs.h -- helpers for the file system scenarios (include after diff.h).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * diff_net.h -- helpers for the stream scenarios (TCP, pipes): loopback
  * addresses, phase markers, and a printing allocator.  Include after diff.h.

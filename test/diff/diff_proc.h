@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * diff_proc.h -- helpers for the process scenarios (include after diff.h).
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * diff_stop_from.h -- the scenario of 025 to 030, one per kind of callback
  * uv_stop is called from.  A scenario defines STOP_IN as "timer", "idle",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * diff_udp.h -- helpers for the UDP scenarios (include after diff.h).
  *

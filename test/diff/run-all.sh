@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run-all.sh -- run compare.sh on every scenario in this directory.
 #
 # Usage: run-all.sh [-v] [-j JOBS] [PATTERN]

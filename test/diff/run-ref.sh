@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run-ref.sh -- every diff scenario against one of the other real libuv
 # versions tools/install-libuv-refs installs, phaseloop behaving as that
 # version (PHASELOOP_PROFILE=libuv-VERSION).

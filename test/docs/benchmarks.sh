@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # docs/benchmarks.md is what one run of tools/gen-benchmarks wrote: a
 # block for every section, none empty, each measured block headed by the
 # command that made it, a stamp of a whole run (not of --only), and a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every markdown table in README.md and docs/ renders: its delimiter row
 # (|---|---:|...) has as many cells as the header row above it. A
 # renderer shows a table whose two rows disagree as plain text.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The drop-in libuv.so.1 exports exactly the functions include/phaseloop/uv/uv.h declares
 # (UV_EXTERN) -- no C++ internals, no phaseloop extensions: every function
 # of Debian's libuv when it is installed, and every uv_* function of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* fs_work: a file workload for the fault suite (test/faults/run.sh).
  * In a fresh directory under DIR: writes 48 chunks of 16 KiB of a seeded
  * pseudo-random stream with uv_fs_write (four in flight, each at its own

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* inject.so: fails the system calls libfiu's POSIX preload does not wrap
  * and an event loop depends on -- accept/accept4, epoll_create1, epoll_ctl,
  * epoll_wait/epoll_pwait, eventfd, pipe/pipe2, socketpair -- at random,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* mix_work: a loop workload for the fault suite (test/faults/run.sh): on
  * one loop at once,
  *   - TCP ping-pong over loopback: a client sends 200 numbered messages

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # When the kernel will not watch a descriptor (every epoll_ctl fails from
 # some point on), the handle's callback gets the error once and the loop
 # ends; when it will not watch the loop's own, the process ends naming the

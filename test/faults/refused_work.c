@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* refused_work: what a handle's callback hears when the kernel will not watch
  * its descriptor (every epoll_ctl fails from some point on), on the
  * drop-in: the error, once, and the loop ends instead of waiting for

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The fault suite: workloads run under injected system-call failures, the
 # same `-luv` binaries on the system's real libuv and on phaseloop's
 # drop-in libuv.so.1, seeded and reproducible; prints one line per run and

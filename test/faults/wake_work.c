@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* wake_work: the two hangs the fault suite first found, as one workload
  * (test/faults/run.sh, workload "wake"):
  *   - signal handles started and stopped over and over on two loops'

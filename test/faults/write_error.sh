@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # After a failed write nothing more goes out on the stream: the requests
 # behind it and those made later get its error, and the peer receives
 # only the start of what was written, never a byte stream with a hole

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* write_error_work: after a stream's write fails, nothing more goes out on
  * it -- the requests queued behind the failed one and those made later
  * get its error -- so the peer never receives a byte stream with a hole

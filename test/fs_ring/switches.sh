@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Which loops use io_uring (docs/io_uring.md): a program built against
 # phaseloop's uv.h, and one built against Debian's libuv running on the
 # drop-in libuv.so.1, watch two pipes (two registrations in one poll: a

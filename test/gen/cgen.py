@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """cgen -- a seeded generator of C programs against libuv's public API.
 
 A program is a table of statements (test/gen/gen_rt.h gives one C function

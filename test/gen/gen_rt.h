@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * gen_rt.h -- the runtime of the programs test/gen/cgen.py writes.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """jsgen -- a seeded generator of JavaScript programs for Node and browsers.
 
 A program is a tree of statements: the main script's, and in each callback

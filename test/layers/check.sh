@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The source folders depend on each other in one direction only: each may
 # include (with #include "...") the folders listed for it and nothing else,
 # so no folder includes one above it and there is no cycle:

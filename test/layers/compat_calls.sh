@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # compat/ only translates: its objects call the C++ library and nothing of
 # the system -- no system-call wrapper, no /proc reading, no thread or
 # socket function of the C library. What a compat object may still take

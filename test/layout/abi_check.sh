@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build abi_smoke.c against include/phaseloop/uv/uv.h, link it with a libuv-ABI library
 # and run it.  By default the library is the system libuv (pkg-config
 # libuv), which proves that include/phaseloop/uv/uv.h's layouts are libuv's; set UV_LIBS

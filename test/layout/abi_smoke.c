@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* ABI smoke test: a small libuv program compiled against include/phaseloop/uv/uv.h.
  *
  * abi_smoke.sh links it with the system's libuv 1.44.2: if it runs, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # against-ref.sh -- include/phaseloop/uv/uv.h built for another libuv
 # version (-DPHASELOOP_UV_VERSION_MINOR/PATCH) against that version's real
 # headers (tools/install-libuv-refs): the same sizes, offsets and constants

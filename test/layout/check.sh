@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Compare the layout of phaseloop's include/phaseloop/uv/uv.h with the system libuv header.
 #
 # Builds test/layout/probe.c twice -- once against the installed libuv

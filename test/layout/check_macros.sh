@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every macro name libuv's headers leave defined is defined by include/phaseloop/uv/uv.h.
 #
 # The names are those of the system libuv's headers (Debian's libuv1-dev):

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Compare the declarations of include/phaseloop/uv/uv.h with the system libuv header,
 # using clang's AST dump (types as the compiler sees them, with typedef
 # names kept):

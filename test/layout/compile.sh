@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Prove that include/phaseloop/uv/uv.h compiles cleanly, warnings as errors, as strict and
 # GNU C (c99, c11, gnu11) and as C++ (c++11, c++17, c++20).  Needs no libuv.
 #

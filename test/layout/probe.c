@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Layout probe for the libuv-compatible header.
  *
  * Compiled once against the system libuv header and once against

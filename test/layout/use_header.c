@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* Compile-only exercise of include/phaseloop/uv/uv.h, built by compile.sh as strict C
  * (c99, c11) and, through use_header.cc, as C++.  It also pins the x86-64
  * layout with compile-time assertions, so it is useful even where no system

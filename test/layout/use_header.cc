@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // C++ build of use_header.c, plus what only C++ offers.
 #include "use_header.c"
 

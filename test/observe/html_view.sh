@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `phaseloop trace view`: the HTML page of a real trace, opened in real
 # headless Chromium (tools/install-browser-oracle's), loads without a
 # console error, draws the number of slices and flows test/observe/

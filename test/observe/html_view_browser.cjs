@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: MIT
 // html_view_browser.cjs -- opens a page written by `phaseloop trace view` in real
 // headless Chromium and checks it: it loads from file:// with no network,
 // logs no console error and throws nothing; it draws (body data-ready),

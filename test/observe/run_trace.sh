@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `phaseloop run --trace=OUT.json`: the timeline of a script passes
 # test/observe/trace_check in every mode, with the loop's phases and
 # callbacks and the JavaScript level (Node modes: native callbacks,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # PHASELOOP_STATS=1 prints each loop's statistics table to stderr at exit,
 # for a program built against phaseloop's libuv API and for a program built
 # against Debian's libuv running unmodified on the drop-in libuv.so.1.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # PHASELOOP_TRACE=FILE writes a Chrome Trace Event file that
 # test/observe/trace_check accepts (JSON, every slice closed and nested,
 # timestamps in order) with the phases and callback kinds the program made:

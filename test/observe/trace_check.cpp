@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // trace_check FILE [--phases a,b,...] [--kinds x,y,...] [--tracks N] [--flows N]
 //                  [--jobs N] [--sends N] [--js a,b,...]
 // Checks a trace file against the rules of the Chrome Trace Event format

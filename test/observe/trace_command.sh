@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `phaseloop trace -- COMMAND`: a program built against Debian's libuv,
 # unmodified, runs on the drop-in with tracing on. Checked: its exit status
 # comes back; the timeline passes test/observe/trace_check with the phases

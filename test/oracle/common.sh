@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Shell functions both oracle suites use (sourced by each suite's lib.sh):
 # the scenario argument, running a program under the timeout, the scratch
 # directory and how runs are described in messages.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The log compiler of every oracle scenario (automake allows one per file
 # extension, and both suites' scenarios are .js files): a scenario under
 # test/oracle/browser/ goes to browser/compare.sh (real Chromium), any other

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # --mode=browser: the window's globals, errors reported as a page reports
 # them (window.onerror, "Uncaught ..." on stderr, the run goes on, status 1
 # at the end), unhandled rejections at the end of a microtask checkpoint,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Every cases/NAME.js, in every mode, prints exactly what the real Node of
 # that mode printed (expected/NAME.MODE: stdout, then "exit STATUS").
 # The expectations come from regen-expected.sh.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The command line: run --help and compare --help, -V, --mode without a
 # value, --libuv, scripts from standard input (run - and /dev/stdin, compare -), a
 # missing file's status in run and compare, compare --timeout, and a NUL

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # phaseloop compare: the columns, the exit status (0 same, 1 diverge,
 # 2 errors, 3 the same failure in every mode), the error output, the
 # timeout, and the rule it names for the first divergence.

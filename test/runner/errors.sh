@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Uncaught exceptions, syntax errors, unhandled rejections, process.exit
 # and exitCode, a missing file, bad usage: stderr names FILE:LINE and shows
 # the source line and the error, stdout is flushed first, and the exit

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # require('fs'): results and Node's error objects (fs/fs-ops.expected is
 # what Node 10, 11 and 20 print for fs/fs-ops.js), and Node 20's round trips:
 # readFile is open, fstat, read(s), close, each completion one native

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The JS values the Node layer holds stay rooted: cases/gc-stress.js with
 # gc() available runs full collections between steps and must print what
 # Node printed.

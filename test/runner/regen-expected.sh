@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Regenerates test/runner/expected/ from the real Node binaries: for each
 # cases/NAME.js and each mode, NAME.MODE holds Node's stdout followed by a
 # line "exit STATUS". Each case runs three times and must print the same

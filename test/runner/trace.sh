@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # --trace: the script's lines stay as they are, every trace line starts
 # with '#', and the trace of trace/phases.js in each mode is the one in
 # trace/phases.MODE (loop times replaced by @Tms).

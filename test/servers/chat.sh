@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # chat_server: three clients with nicknames, two senders at once (each
 # one's lines in order), a client that never reads (dropped, while the
 # others get every line), leave notices.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # echo_server out of descriptors: it runs with `ulimit -n 64` while 400
 # clients connect at once. accept() fails with EMFILE; libuv (and
 # phaseloop) then accept and drop what waits, using a spare descriptor.

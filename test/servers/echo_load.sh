@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # echo_server under load: 500 connections open at once, each echoing a
 # stream of its own (2 MiB) byte-exact.
 . "${srcdir:-.}/test/servers/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # echo_server and resets: 200 connections send without reading and close
 # with SO_LINGER {1, 0} (a reset), half at once, half while the server is
 # blocked writing to them. The server must close each of them (its

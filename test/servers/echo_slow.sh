@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # echo_server with readers that stall: 100 connections send 8 MiB each
 # but read nothing, while 20 normal ones (1 MiB each) must be served to
 # the end; then the stalled ones read and must get everything back.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # http_server: every route and error, keep-alive, HTTP/1.0, pipelining,
 # half-close, a multi-MiB file byte-exact, and concurrent clients.
 . "${srcdir:-.}/test/servers/lib.sh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* loadclient: the client the tests of the example servers drive
  * (test/servers/NAME.sh). Plain POSIX sockets and epoll, neither libuv nor
  * phaseloop, so that it judges both the same way.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # One loop per thread (--loops N): echo_server and http_server with two
 # loops, each accepting from its own SO_REUSEPORT socket on the same port,
 # answer every connection byte-exact; the kernel spreads the connections

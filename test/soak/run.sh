@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # The soak: servers on phaseloop's drop-in libuv.so.1 under wrk for a long
 # while, their resident memory and descriptors sampled; fails when either
 # grows (docs/faults.md, "Soak").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Async handles: coalescing, sends from other threads, the poll phase, init
 // order, close and unref.
 

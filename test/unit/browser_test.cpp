@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The browser layer: the HTML processing model on a virtual clock. The
 // fixture mirrors the window API (setTimeout, requestAnimationFrame,
 // requestIdleCallback, MessageChannel, queueMicrotask) with C++ closures,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The manual clock (loop::set_clock): time moves by advance() alone, or
 // jumps to the next timer when the loop has nothing else to do. Timers,
 // now() and the Node layer's timers follow it; I/O and the threadpool still

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // close(): callback order, double close, start after close, closes made from
 // close callbacks, and what closing does to activity and the loop.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A loopback DNS server for the resolver tests: a thread answering UDP
 // queries on 127.0.0.1 from a fixed table (A, AAAA, PTR, following CNAMEs),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DNS lookups (dns.hpp): answers that need no name server compared with
 // glibc's own getaddrinfo/getnameinfo, names resolved through a loopback
 // server (dns_server.hpp), timeouts and cancellation with a server that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // File requests through a loop's io_uring ring (src/io/fs_ring.cpp, loop::
 // set_io_uring): every operation the ring does gives the threadpool's
 // results, errors included, without a pool job; callbacks run in the poll

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // File system requests (fs.hpp) through the C++ API: synchronous and
 // asynchronous forms, where the callback runs, results and ptr() data,
 // cleanup, cancellation, misuse. Each test works in its own temporary

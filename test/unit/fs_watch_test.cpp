@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fs_event (inotify) and fs_poll (stat polling) through the C++ API: which
 // names and event bits a directory watch reports, shared watches, and the
 // ENOENT / change / ENOENT transitions of a polled path.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // detail::pairing_heap, checked against std::set on random operation mixes
 // (insert, pop the minimum, remove an arbitrary element).
 

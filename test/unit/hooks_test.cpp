@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Phase hooks: the phase sequence of one iteration under each profile and
 // run mode, what callback events carry, and hooks that act on the loop
 // (stop it, remove themselves or other hooks).

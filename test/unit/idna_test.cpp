@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // detail::idna_to_ascii (src/io/idna.cpp): host names in UTF-8 to the ASCII
 // form getaddrinfo is asked. Expected punycode from RFC 3492's algorithm
 // (checked against an independent encoder).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // detail::ilist: the intrusive list behind every handle queue.
 
 #include <random>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C++ objects against include/phaseloop/uv/uv.h: every C++ handle, request and loop
 // fits in its libuv struct, and the members libuv documents as public are
 // where C code reads them. Members are read through the C struct's offsets

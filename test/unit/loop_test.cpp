@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The loop object: backend_timeout, walk, liveness (ref/unref), cached
 // time, profiles, the default loop, metrics, and the name tables.
 

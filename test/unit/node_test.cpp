@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Node layer: the drain rule, timers and immediates in each mode. The
 // fixture mirrors the JavaScript API (setTimeout, setImmediate, nextTick,
 // queueMicrotask) with C++ closures, so each test reads like the snippet it

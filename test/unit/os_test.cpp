@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The OS layer's C++ API (phaseloop/os.hpp, thread.hpp, inet.hpp,
 // random.hpp, errors.h): the random request completes through the pool's
 // path where hooks see it, the text protocol of the string getters, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Idle, prepare and check handles: the drain rule (LIFO start order, the
 // list is set aside for a pass), start/stop rules, and the effect of idle
 // handles on the poll timeout. Each rule is checked for all three kinds.

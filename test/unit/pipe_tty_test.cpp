@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pipes (by path, adopted fds, IPC handle passing) and terminals through
 // the C++ API.
 

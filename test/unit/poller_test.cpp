@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // detail::poller: unwatching an fd while a batch of events is being
 // dispatched blanks that fd's events, so that a callback closing an fd
 // (whose number a new watcher may take at once) cannot pass a stale event on.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Child processes through the C++ API (spawn, exit callbacks, pipes, kill,
 // the SIGCHLD watcher) and loop::after_fork(). Children are /bin/sh
 // one-liners and standard tools; every loop run stops by itself.

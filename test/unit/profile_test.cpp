@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The rules that differ between the libuv 1.44 and 1.45+ profiles: where
 // timers run in an iteration, the timers pass before the first DEFAULT
 // iteration, ONCE's second timers pass, and timers re-armed during a pass.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // run(): the three modes, what run() returns, iteration counting, and
 // stop().
 

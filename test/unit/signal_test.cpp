@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Signal handles. Signals are raised with raise(), which runs the process
 // handler on this thread before it returns; the callbacks then come from the
 // loop's poll phase. A signal is only raised while a handle watches it, or

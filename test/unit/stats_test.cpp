@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // loop_stats: passes and callbacks per phase, the slowest callback, timer
 // lag percentiles, the printed table, and the loop observer that
 // PHASELOOP_STATS uses to reach every loop.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TCP streams over loopback through the C++ API: phases of the callbacks,
 // write queue accounting, cancellation on close, delayed errors.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Helpers shared by the unit tests: closing every handle of a loop, a hook
 // that records what it sees, and a few small conveniences.

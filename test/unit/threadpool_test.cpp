@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Threadpool work requests: where the two callbacks run, liveness,
 // cancellation, errors.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Timers: ordering by (due time, start sequence), re-arming, again(),
 // set_repeat(), due(), due_in(), errors, and stopping/closing other timers
 // from inside a timers pass. Rules that differ between the 1.44 and 1.45+

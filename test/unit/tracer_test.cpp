@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The tracer hook, writing into a memory stream.
 
 #include <cstdio>

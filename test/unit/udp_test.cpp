@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // UDP handles through the C++ API, on loopback: when send and receive
 // callbacks run (pending vs poll vs closing phase), what hooks see, the
 // send queue counters, and the error codes of misuse.

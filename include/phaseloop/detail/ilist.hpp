@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Intrusive doubly-linked list, as libuv's queue: the links live inside the
 /// element, so putting an element on a list never allocates, and a list is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// Intrusive pairing heap: the min-heap that orders timers. Nodes live inside
 /// the elements, so insert and remove never allocate. Insert is O(1); removing

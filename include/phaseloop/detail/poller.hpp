@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// The I/O poller behind the poll phase, in the project's own terms: watch an
 /// fd for events, unwatch it, wait for readiness. One implementation per

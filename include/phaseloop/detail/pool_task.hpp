@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 /// The threadpool's queue entry. Every request that runs on the pool
 /// (`work`, `fs_req`) embeds one and describes its kind with a static table

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A growable FIFO ring: the task queues of the Node and browser layers.
 // Pushing allocates only when the ring is full (it doubles); once warm, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop: libuv-compatible C interface.
  *
  * This header lets C and C++ programs written for libuv 1.44.2 build

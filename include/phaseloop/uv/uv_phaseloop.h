@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop's C extensions to libuv's API: phase hooks, the tracer, and the
  * phase-order profile. Not part of uv.h, so a libuv program stays portable;
  * include this header only where you want phaseloop's extras. */

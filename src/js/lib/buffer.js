@@ -399,3 +399,4 @@ module.exports = {
   constants: { MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: 2 ** 29 - 24 },
   INSPECT_MAX_BYTES: 50,
 };
+// SPDX-License-Identifier: MIT

@@ -426,3 +426,4 @@ if (current) {
 }
 
 module.exports = EventEmitter;
+// SPDX-License-Identifier: MIT

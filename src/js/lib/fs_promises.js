@@ -69,3 +69,4 @@ for (const name of ['readdir', 'stat']) {
 for (const name of ['writeFile', 'appendFile', 'readFile']) {
   exports[name] = promised(name);
 }
+// SPDX-License-Identifier: MIT

@@ -330,3 +330,4 @@ internal.onRejectionHandled = function onRejectionHandled(promise, uid) {
   warning.id = uid;
   process.emitWarning(warning);
 };
+// SPDX-License-Identifier: MIT

@@ -196,3 +196,4 @@ for (const [name, value] of Object.entries({
 })) {
   Object.defineProperty(global, name, { value, writable: true, configurable: true });
 }
+// SPDX-License-Identifier: MIT

@@ -429,3 +429,4 @@ module.exports = {
   DOMException, Event, EventTarget, AbortController, AbortSignal, structuredClone, TextEncoder,
   TextDecoder, abortSignal, uncloneableText,
 };
+// SPDX-License-Identifier: MIT

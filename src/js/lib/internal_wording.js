@@ -653,3 +653,4 @@
 
   return {debugger: dbg, jsonError, rewordReported};
 })
+// SPDX-License-Identifier: MIT

@@ -46,3 +46,4 @@ if (internal.mode === 'node') {
     },
   });
 }
+// SPDX-License-Identifier: MIT

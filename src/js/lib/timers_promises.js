@@ -138,3 +138,4 @@ module.exports = {
 Object.defineProperty(module.exports.setTimeout, 'name', { value: 'setTimeout' });
 Object.defineProperty(module.exports.setImmediate, 'name', { value: 'setImmediate' });
 Object.defineProperty(module.exports.setInterval, 'name', { value: 'setInterval' });
+// SPDX-License-Identifier: MIT

@@ -288,3 +288,4 @@ if (current) {
     });
   };
 }
+// SPDX-License-Identifier: MIT

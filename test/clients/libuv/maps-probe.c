@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* maps-probe.c -- runs a command with a time limit and records which
  * libuv (or libphaseloop) the processes it forks have really mapped.
  *

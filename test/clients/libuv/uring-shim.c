@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* uring-shim.c -- preloaded into libuv's test runner by `run --io-uring`:
  * every loop the tests make asks for io_uring right after its init, as a
  * libuv >= 1.49 program does to get its file requests done through

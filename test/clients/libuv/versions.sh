@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # versions.sh -- which libuv release the libuv client kit works on; sourced
 # by ./fetch, ./build and ./run after ../common.sh.
 #

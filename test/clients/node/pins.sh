@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # pins.sh -- which Debian Node.js the node kit runs, per Debian release;
 # sourced by ./fetch, ./run and lib/mounts. The release is the machine's
 # (VERSION_CODENAME of /etc/os-release; NODE_KIT_RELEASE overrides): a

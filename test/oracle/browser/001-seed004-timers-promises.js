@@ -19,3 +19,4 @@ setTimeout(()=>{
 }, 0)
 // Oracle end marker: a third 0 ms timer runs after the two above.
 setTimeout(() => console.log('END'), 0);
+// SPDX-License-Identifier: MIT

@@ -20,3 +20,4 @@ new Promise((resolve) => {
 console.log('宏事件2');
 // Oracle end marker: runs after the timer above (same delay, FIFO).
 setTimeout(() => console.log('END'), 0);
+// SPDX-License-Identifier: MIT

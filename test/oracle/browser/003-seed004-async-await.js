@@ -34,3 +34,4 @@ new Promise(resolve => {
 console.log('script end')
 // Oracle end marker: runs after the timer above (same delay, FIFO).
 setTimeout(() => console.log('END'), 0);
+// SPDX-License-Identifier: MIT

@@ -52,3 +52,4 @@ setTimeout(() => {
     console.log('END')
 }, 300)
 const busyStart = performance.now(); while (performance.now() - busyStart < 100) {}
+// SPDX-License-Identifier: MIT

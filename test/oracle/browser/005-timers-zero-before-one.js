@@ -15,3 +15,4 @@ setTimeout(() => console.log('delay 0 b'), 0);
 setTimeout(() => console.log('delay "1"'), '1');
 const s = performance.now(); while (performance.now() - s < 15) {}
 setTimeout(() => console.log('END'), 5);
+// SPDX-License-Identifier: MIT

@@ -11,3 +11,4 @@ for (const d of [12, 8, 4, 8, 0, 12]) {
   }, d);
 }
 setTimeout(() => console.log('END'), 30);
+// SPDX-License-Identifier: MIT

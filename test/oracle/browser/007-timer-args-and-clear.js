@@ -12,3 +12,4 @@ const c = setTimeout(() => console.log('c (cleared before running)'), 0);
 clearTimeout(c);
 const s = performance.now(); while (performance.now() - s < 5) {}
 setTimeout(() => console.log('END'), 1);
+// SPDX-License-Identifier: MIT

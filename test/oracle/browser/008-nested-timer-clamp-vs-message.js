@@ -22,3 +22,4 @@ function step() {
   }
 }
 setTimeout(step, 0);
+// SPDX-License-Identifier: MIT

@@ -14,3 +14,4 @@ function step() {
   else setTimeout(() => console.log('END'), 20);
 }
 setTimeout(step, 0);
+// SPDX-License-Identifier: MIT

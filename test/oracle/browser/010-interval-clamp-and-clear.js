@@ -16,3 +16,4 @@ const id = setInterval(() => {
     setTimeout(() => { ch.port1.close(); console.log('END'); }, 10);
   }
 }, 0);
+// SPDX-License-Identifier: MIT

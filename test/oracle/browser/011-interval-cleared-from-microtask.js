@@ -13,3 +13,4 @@ const id = setInterval(() => {
 }, 0);
 setTimeout(() => console.log('timeout created after the interval'), 0);
 setTimeout(() => console.log('END'), 30);
+// SPDX-License-Identifier: MIT

@@ -19,3 +19,4 @@ Promise.resolve().then(() => {
 queueMicrotask(() => console.log('qm 3'));
 console.log('script end');
 setTimeout(() => console.log('END'), 0);
+// SPDX-License-Identifier: MIT

@@ -10,3 +10,4 @@ b.then(() => console.log('b1')).then(() => console.log('b2')).then(() => console
 new Promise((r) => r(Promise.resolve('inner'))).then((v) => console.log('resolved with a promise:', v));
 Promise.resolve('direct').then((v) => console.log('resolved directly:', v));
 setTimeout(() => console.log('END'), 0);
+// SPDX-License-Identifier: MIT

@@ -21,3 +21,4 @@ returnsValue().then(() => console.log('returnsValue settled'));
 Promise.resolve().then(() => console.log('p1')).then(() => console.log('p2')).then(() => console.log('p3')).then(() => console.log('p4'));
 console.log('script end');
 setTimeout(() => console.log('END'), 0);
+// SPDX-License-Identifier: MIT

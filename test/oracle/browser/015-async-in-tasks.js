@@ -18,3 +18,4 @@ async function run() {
   return 'done';
 }
 run().then((v) => { console.log('run', v); setTimeout(() => console.log('END'), 0); });
+// SPDX-License-Identifier: MIT

@@ -17,3 +17,4 @@ ch.port2.postMessage(2);
 ch.port2.postMessage(3);
 Promise.resolve().then(() => console.log('microtask'));
 setTimeout(() => { ch.port1.close(); console.log('END'); }, 500);
+// SPDX-License-Identifier: MIT

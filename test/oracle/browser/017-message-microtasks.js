@@ -14,3 +14,4 @@ ch.port1.onmessage = (e) => {
 ch.port2.postMessage('a');
 ch.port2.postMessage('b');
 ch.port2.postMessage('c');
+// SPDX-License-Identifier: MIT

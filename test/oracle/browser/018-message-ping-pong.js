@@ -14,3 +14,4 @@ ch.port1.onmessage = bounce('port1', ch.port1);
 ch.port2.onmessage = bounce('port2', ch.port2);
 ch.port2.postMessage(0);
 setTimeout(() => console.log('timeout'), 0);
+// SPDX-License-Identifier: MIT

@@ -17,3 +17,4 @@ requestAnimationFrame(() => {
   requestAnimationFrame(() => console.log('END'));
 });
 Promise.resolve().then(() => console.log('script microtask'));
+// SPDX-License-Identifier: MIT

@@ -16,3 +16,4 @@ requestAnimationFrame(() => {
   ch.port2.postMessage('from frame 1');
 });
 requestAnimationFrame(() => console.log('frame 1: raf B'));
+// SPDX-License-Identifier: MIT

@@ -20,3 +20,4 @@ requestAnimationFrame(() => {
   requestAnimationFrame(() => console.log('END'));
 });
 cancelAnimationFrame(c);
+// SPDX-License-Identifier: MIT

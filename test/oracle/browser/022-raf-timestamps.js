@@ -13,3 +13,4 @@ requestAnimationFrame((t) => {
     console.log('END');
   });
 });
+// SPDX-License-Identifier: MIT

@@ -12,3 +12,4 @@ setTimeout(() => {
 requestAnimationFrame(() => console.log('raf'));
 Promise.resolve().then(() => console.log('microtask'));
 const s = performance.now(); while (performance.now() - s < 100) {}
+// SPDX-License-Identifier: MIT

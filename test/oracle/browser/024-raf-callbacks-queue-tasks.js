@@ -17,3 +17,4 @@ requestAnimationFrame(() => {
   console.log('raf 2');
   ch.port2.postMessage('from raf 2');
 });
+// SPDX-License-Identifier: MIT

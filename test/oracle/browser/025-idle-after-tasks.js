@@ -18,3 +18,4 @@ requestIdleCallback((d) => {
 setTimeout(() => console.log('timeout'), 0);
 ch.port2.postMessage(0);
 Promise.resolve().then(() => console.log('microtask'));
+// SPDX-License-Identifier: MIT

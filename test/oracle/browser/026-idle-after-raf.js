@@ -6,3 +6,4 @@
 requestIdleCallback(() => { console.log('idle'); setTimeout(() => console.log('END'), 0); });
 requestAnimationFrame(() => console.log('raf'));
 Promise.resolve().then(() => console.log('microtask'));
+// SPDX-License-Identifier: MIT

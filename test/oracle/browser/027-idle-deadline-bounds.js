@@ -14,3 +14,4 @@ requestIdleCallback((d) => {
     console.log('END');
   });
 });
+// SPDX-License-Identifier: MIT

@@ -16,3 +16,4 @@ ch.port1.onmessage = () => {
   else { ch.port1.close(); console.log('busy stretch over'); }
 };
 ch.port2.postMessage(0);
+// SPDX-License-Identifier: MIT

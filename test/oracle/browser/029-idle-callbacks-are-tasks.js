@@ -16,3 +16,4 @@ requestIdleCallback(() => {
     setTimeout(() => console.log('END'), 0);
   });
 });
+// SPDX-License-Identifier: MIT

@@ -8,3 +8,4 @@ b = requestIdleCallback(() => console.log('b (cancelled)'));
 const c = requestIdleCallback(() => console.log('c (cancelled by the script)'));
 cancelIdleCallback(c);
 requestIdleCallback(() => { console.log('d'); console.log('END'); });
+// SPDX-License-Identifier: MIT

@@ -13,3 +13,4 @@ setTimeout(() => console.log('timer 2'), 0);
 queueMicrotask(() => { console.log('microtask 1 throws'); throw new Error('from microtask 1'); });
 queueMicrotask(() => console.log('microtask 2'));
 setTimeout(() => console.log('END'), 0);
+// SPDX-License-Identifier: MIT

@@ -8,3 +8,4 @@ requestAnimationFrame(() => { console.log('raf 1 throws'); throw new Error('from
 requestAnimationFrame(() => console.log('raf 2'));
 requestIdleCallback(() => { console.log('idle 1 throws'); throw new Error('from idle 1'); });
 requestIdleCallback(() => { console.log('idle 2'); setTimeout(() => console.log('END'), 0); });
+// SPDX-License-Identifier: MIT

@@ -20,3 +20,4 @@ ch.port1.onmessage = () => {
 setTimeout(() => { console.log('timer'); chain('timer'); ch.port2.postMessage(0); }, 0);
 console.log('script');
 chain('script');
+// SPDX-License-Identifier: MIT

@@ -29,3 +29,4 @@ for (const [what, call] of calls) {
   }
 }
 console.log('END');
+// SPDX-License-Identifier: MIT

@@ -16,3 +16,4 @@ function next() {
   throw v;
 }
 setTimeout(next, 0);
+// SPDX-License-Identifier: MIT

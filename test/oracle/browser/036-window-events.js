@@ -69,3 +69,4 @@ function end() {
   console.log('END');
 }
 console.log('main end');
+// SPDX-License-Identifier: MIT

@@ -18,3 +18,4 @@ et.addEventListener('x', () => console.log('second listener runs'));
 window.onerror = (m) => { console.log('onerror', m); return true; };
 console.log('dispatch returns', et.dispatchEvent(new Event('x')));
 setTimeout(() => console.log('END'), 30);
+// SPDX-License-Identifier: MIT

@@ -36,3 +36,4 @@ function chain(label, mode, done) {
   once(mode, next);
 }
 chain('direct', 0, () => chain('microtask', 1, () => chain('nested microtask', 2, () => console.log('END'))));
+// SPDX-License-Identifier: MIT

@@ -50,3 +50,4 @@ setTimeout(() => {
   try { a.port2.postMessage(); } catch (e) { console.log(e.name, e.message); }
   setTimeout(() => console.log('END'), 20);
 }, 300);
+// SPDX-License-Identifier: MIT

@@ -23,4 +23,5 @@ setTimeout(() => {
   });
   window.postMessage('first', '*');
   setTimeout(() => console.log('timer after first post'), 0);
-}, 10);
+}, 300);  // long enough for both messages on a loaded machine
+// SPDX-License-Identifier: MIT

@@ -33,3 +33,4 @@ try {
   console.log(x.name);
 }
 setTimeout(() => console.log('END'), 30);
+// SPDX-License-Identifier: MIT

@@ -20,3 +20,4 @@ a.port1.onmessage = (e) => {
 a.port2.postMessage(1);
 a.port2.postMessage(2);
 a.port2.postMessage(3);
+// SPDX-License-Identifier: MIT

@@ -24,3 +24,4 @@ setTimeout(() => {
   Promise.reject(new Error('r2'));
   ch.port2.postMessage(3);
 }, 0);
+// SPDX-License-Identifier: MIT

@@ -24,3 +24,4 @@ const g = new Event('z', { cancelable: true });
 t.addEventListener('z', (ev) => ev.preventDefault());
 console.log('cancelled', t.dispatchEvent(g), g.defaultPrevented, g.eventPhase, g.target === t, g.currentTarget);
 console.log('END');
+// SPDX-License-Identifier: MIT

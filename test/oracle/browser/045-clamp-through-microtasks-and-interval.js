@@ -43,3 +43,4 @@ function startInterval() {
     }
   }, 0);
 }
+// SPDX-License-Identifier: MIT

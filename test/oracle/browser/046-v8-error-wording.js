@@ -129,3 +129,4 @@ later().catch(show).then(() => {
     L('END');
   }, 1);
 });
+// SPDX-License-Identifier: MIT

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # check-stable.sh -- is every browser oracle scenario deterministic in real
 # Chromium?
 #

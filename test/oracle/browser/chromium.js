@@ -298,3 +298,4 @@ main().then(
   (code) => process.exit(code),
   (e) => fail(e.code || 1, e.message),
 );
+// SPDX-License-Identifier: MIT

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib.sh -- shared by compare.sh and check-stable.sh (sourced, not run).
 # POSIX sh plus `local`, so it also runs under dash (automake's $(SHELL)).
 #

@@ -4,3 +4,4 @@ for (const name of ['first', 'second', 'third', 'fourth']) {
   setTimeout(() => console.log(name), 10);
 }
 console.log('main done');
+// SPDX-License-Identifier: MIT

@@ -7,3 +7,4 @@ setTimeout(() => console.log('100 ms'), 100);
 setTimeout(() => console.log('400 ms'), 400);
 setTimeout(() => console.log('200 ms'), 200);
 console.log('scheduled four timers');
+// SPDX-License-Identifier: MIT

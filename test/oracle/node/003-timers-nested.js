@@ -10,3 +10,4 @@ setTimeout(() => {
 }, 5);
 setTimeout(() => console.log('outer B'), 5);
 const s = Date.now(); while (Date.now() - s < 20) {}
+// SPDX-License-Identifier: MIT

@@ -9,3 +9,4 @@ const iv = setInterval(() => {
     console.log('cleared');
   }
 }, 3);
+// SPDX-License-Identifier: MIT

@@ -13,3 +13,4 @@ setTimeout(() => console.log('D still runs'), 5);
 later = setTimeout(() => console.log('B (must not run)'), 40);
 setTimeout(() => console.log('E at 60 ms'), 60);
 const s = Date.now(); while (Date.now() - s < 20) {}
+// SPDX-License-Identifier: MIT

@@ -10,3 +10,4 @@ setTimeout(() => {
   Promise.resolve().then(() => console.log('promise2'));
 }, 0);
 const s = Date.now(); while (Date.now() - s < 10) {}
+// SPDX-License-Identifier: MIT

@@ -8,3 +8,4 @@ for (const id of [1, 2, 3]) {
   }, 2);
 }
 const s = Date.now(); while (Date.now() - s < 15) {}
+// SPDX-License-Identifier: MIT

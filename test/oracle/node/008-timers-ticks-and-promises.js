@@ -9,3 +9,4 @@ for (const id of ['a', 'b', 'c']) {
   }, 5);
 }
 const s = Date.now(); while (Date.now() - s < 20) {}
+// SPDX-License-Identifier: MIT

@@ -14,3 +14,4 @@ setTimeout(() => {
   Promise.resolve().then(() => console.log('promise from 6 ms'));
 }, 6);
 const s = Date.now(); while (Date.now() - s < 25) {}
+// SPDX-License-Identifier: MIT

@@ -13,3 +13,4 @@ setImmediate(() => {
   setImmediate(() => console.log('I2 -> I4'));
 });
 console.log('main');
+// SPDX-License-Identifier: MIT

@@ -7,3 +7,4 @@ for (const id of [1, 2, 3]) {
     Promise.resolve(id).then((v) => console.log('promise', v));
   });
 }
+// SPDX-License-Identifier: MIT

@@ -12,3 +12,4 @@ setImmediate(() => {
   console.log('immediate B');
   process.nextTick(() => console.log('tick B'));
 });
+// SPDX-License-Identifier: MIT

@@ -10,3 +10,4 @@ const first = setImmediate(() => {
 });
 second = setImmediate(() => console.log('second (must not run)'));
 setImmediate(() => console.log('third'));
+// SPDX-License-Identifier: MIT

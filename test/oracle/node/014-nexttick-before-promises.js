@@ -6,3 +6,4 @@ process.nextTick(() => console.log('tick 1'));
 Promise.resolve().then(() => console.log('promise 2'));
 process.nextTick(() => console.log('tick 2'));
 console.log('main');
+// SPDX-License-Identifier: MIT

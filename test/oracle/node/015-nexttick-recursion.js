@@ -10,3 +10,4 @@ function again() {
 }
 process.nextTick(again);
 process.nextTick(() => console.log('sibling tick'));
+// SPDX-License-Identifier: MIT

@@ -10,3 +10,4 @@ Promise.resolve().then(() => {
   Promise.resolve().then(() => console.log('p3'));
 });
 Promise.resolve().then(() => console.log('p2'));
+// SPDX-License-Identifier: MIT

@@ -13,3 +13,4 @@ new Promise((resolve) => {
   console.log('executor runs synchronously');
   resolve('c');
 }).then((v) => console.log(v + '1'));
+// SPDX-License-Identifier: MIT

@@ -14,3 +14,4 @@ Promise.reject(new Error('nope'))
   .catch((e) => console.log('caught', e.message))
   .finally(() => console.log('finally'))
   .then((v) => console.log('after finally', v));
+// SPDX-License-Identifier: MIT

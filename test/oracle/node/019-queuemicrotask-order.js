@@ -10,3 +10,4 @@ queueMicrotask(() => {
 });
 Promise.resolve().then(() => console.log('promise 2'));
 process.nextTick(() => console.log('tick'));
+// SPDX-License-Identifier: MIT

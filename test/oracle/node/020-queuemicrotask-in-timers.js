@@ -10,3 +10,4 @@ setTimeout(() => {
   queueMicrotask(() => console.log('microtask2'));
 }, 3);
 const s = Date.now(); while (Date.now() - s < 15) {}
+// SPDX-License-Identifier: MIT

@@ -8,3 +8,4 @@ for (const id of ['x', 'y']) {
     process.nextTick(() => console.log('tick', id));
   });
 }
+// SPDX-License-Identifier: MIT

@@ -6,3 +6,4 @@ process.nextTick(function () {
   console.log('no args:', arguments.length);
 });
 process.nextTick((obj) => console.log('object:', JSON.stringify(obj)), { k: [1, 2] });
+// SPDX-License-Identifier: MIT

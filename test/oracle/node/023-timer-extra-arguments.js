@@ -12,3 +12,4 @@ const iv = setInterval((tag, step) => {
 setImmediate((x) => console.log('immediate got', x), 42);
 setImmediate((...xs) => console.log('immediate got', xs.join('+')), 'a', 'b', 'c', 'd');
 const s = Date.now(); while (Date.now() - s < 10) {}
+// SPDX-License-Identifier: MIT

@@ -10,3 +10,4 @@ setTimeout(() => console.log('delay "abc"'), 'abc');
 setTimeout(() => console.log('delay 2**31'), 2 ** 31);
 setTimeout(() => console.log('delay "1"'), '1');
 const s = Date.now(); while (Date.now() - s < 15) {}
+// SPDX-License-Identifier: MIT

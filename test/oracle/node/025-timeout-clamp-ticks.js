@@ -9,3 +9,4 @@ for (const d of delays) {
   }, d);
 }
 const s = Date.now(); while (Date.now() - s < 15) {}
+// SPDX-License-Identifier: MIT

@@ -7,3 +7,4 @@ const lazyInterval = setInterval(() => console.log('unref interval (must not run
 lazyInterval.unref();
 setTimeout(() => console.log('ref timer runs, then the process exits'), 10);
 console.log('unref returns the timer:', lazy.unref() === lazy);
+// SPDX-License-Identifier: MIT

@@ -8,3 +8,4 @@ setTimeout(() => {
   console.log('unref the 3000 ms timer');
   doomed.unref();
 }, 20);
+// SPDX-License-Identifier: MIT

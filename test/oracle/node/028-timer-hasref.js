@@ -9,3 +9,4 @@ console.log('after ref:', t.hasRef());
 const u = setTimeout(() => {}, 1000);
 u.unref();
 console.log('other timer unref\'d:', u.hasRef());
+// SPDX-License-Identifier: MIT

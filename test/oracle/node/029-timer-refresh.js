@@ -5,3 +5,4 @@ const first = setTimeout(() => console.log('first timer (refreshed)'), 30);
 setTimeout(() => console.log('second timer'), 30);
 const s = Date.now(); while (Date.now() - s < 10) {}
 console.log('refresh returns the timer:', first.refresh() === first);
+// SPDX-License-Identifier: MIT

@@ -10,3 +10,4 @@ setImmediate(() => {
   }, 5);
 });
 console.log('main sets exitCode 9');
+// SPDX-License-Identifier: MIT

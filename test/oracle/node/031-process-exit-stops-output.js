@@ -12,3 +12,4 @@ setTimeout(() => {
 setTimeout(() => console.log('second timer (must not run)'), 5);
 setTimeout(() => console.log('later timer (must not run)'), 50);
 const s = Date.now(); while (Date.now() - s < 15) {}
+// SPDX-License-Identifier: MIT

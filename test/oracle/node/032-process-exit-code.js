@@ -11,3 +11,4 @@ setImmediate(() => {
   Promise.resolve().then(() => console.log('promise (must not run)'));
 });
 setTimeout(() => console.log('timer (must not run)'), 1000);
+// SPDX-License-Identifier: MIT

@@ -9,3 +9,4 @@ setTimeout(() => {
 setTimeout(() => console.log('timer 3 (must not run)'), 30);
 setImmediate(() => console.log('immediate (must not run)'));
 const s = Date.now(); while (Date.now() - s < 10) {}
+// SPDX-License-Identifier: MIT

@@ -8,3 +8,4 @@ setImmediate(() => {
   throw new TypeError('boom in immediate');
 });
 setImmediate(() => console.log('immediate 3 (must not run)'));
+// SPDX-License-Identifier: MIT

@@ -10,3 +10,4 @@ process.nextTick(() => console.log('tick 3 (must not run)'));
 Promise.resolve().then(() => console.log('promise (must not run)'));
 setTimeout(() => console.log('timer (must not run)'), 1);
 console.log('main');
+// SPDX-License-Identifier: MIT

@@ -6,3 +6,4 @@ process.nextTick(() => console.log('tick'));
 Promise.resolve().then(() => console.log('promise'));
 setTimeout(() => console.log('timer (Node 10/11 only)'), 5);
 console.log('main');
+// SPDX-License-Identifier: MIT

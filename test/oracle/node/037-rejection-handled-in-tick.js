@@ -6,3 +6,4 @@ process.nextTick(() => {
   p.catch((e) => console.log('caught:', e.message));
 });
 setTimeout(() => console.log('timer runs, exit 0'), 5);
+// SPDX-License-Identifier: MIT

@@ -15,3 +15,4 @@ fs.readFile(__filename, 'utf8', (err, text) => {
 process.nextTick(() => console.log('tick from main'));
 Promise.resolve().then(() => console.log('promise from main'));
 console.log('main');
+// SPDX-License-Identifier: MIT

@@ -24,3 +24,4 @@ fs.writeFile(name, content, (err) => {
     });
   });
 });
+// SPDX-License-Identifier: MIT

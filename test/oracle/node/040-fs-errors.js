@@ -19,3 +19,4 @@ fs.readFile(missing, (err, data) => {
     });
   });
 });
+// SPDX-License-Identifier: MIT

@@ -10,3 +10,4 @@ fs.readFile(__filename, () => {
     console.log('immediate');
   });
 });
+// SPDX-License-Identifier: MIT

@@ -13,3 +13,4 @@ fs.stat(__filename, () => {
   process.nextTick(() => console.log('tick'));
   const s = Date.now(); while (Date.now() - s < 5) {}
 });
+// SPDX-License-Identifier: MIT

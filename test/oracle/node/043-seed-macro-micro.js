@@ -15,3 +15,4 @@ new Promise((resolve) => {
 });
 
 console.log('宏事件2');
+// SPDX-License-Identifier: MIT

@@ -28,3 +28,4 @@ new Promise((resolve) => {
   });
 
 console.log('script end');
+// SPDX-License-Identifier: MIT

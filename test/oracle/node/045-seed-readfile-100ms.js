@@ -23,3 +23,4 @@ fs.readFile(__filename, () => {
   while (Date.now() - started < 10) {}
   record('file', Date.now() - started >= 10);
 });
+// SPDX-License-Identifier: MIT

@@ -30,3 +30,4 @@ setTimeout(() => {
 setTimeout(() => {
   console.log('third timer');
 });
+// SPDX-License-Identifier: MIT

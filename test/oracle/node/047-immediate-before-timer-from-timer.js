@@ -7,3 +7,4 @@ setTimeout(() => {
   setImmediate(() => console.log('immediate from timer'));
   const s = Date.now(); while (Date.now() - s < 5) {}
 }, 1);
+// SPDX-License-Identifier: MIT

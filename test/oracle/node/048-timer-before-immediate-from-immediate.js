@@ -7,3 +7,4 @@ setImmediate(() => {
   setTimeout(() => console.log('timeout from immediate'), 1);
   const s = Date.now(); while (Date.now() - s < 5) {}
 });
+// SPDX-License-Identifier: MIT

@@ -13,3 +13,4 @@ setTimeout(() => {
   Promise.resolve().then(() => console.log('  promise from timeout'));
 }, 5);
 const s = Date.now(); while (Date.now() - s < 15) {}
+// SPDX-License-Identifier: MIT

@@ -12,3 +12,4 @@ setImmediate(() => {
   console.log('B');
   setImmediate(() => console.log('D from B'));
 });
+// SPDX-License-Identifier: MIT

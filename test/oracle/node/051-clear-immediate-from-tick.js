@@ -11,3 +11,4 @@ setImmediate(() => {
 });
 b = setImmediate(() => console.log('B (Node 10 only)'));
 setImmediate(() => console.log('C'));
+// SPDX-License-Identifier: MIT

@@ -12,3 +12,4 @@ setTimeout(() => {
 b = setTimeout(() => console.log('B (Node 10 only)'), 4);
 setTimeout(() => console.log('C'), 4);
 const s = Date.now(); while (Date.now() - s < 15) {}
+// SPDX-License-Identifier: MIT

@@ -11,3 +11,4 @@ for (const id of ['t1', 't2']) {
   }, 3);
 }
 const s = Date.now(); while (Date.now() - s < 15) {}
+// SPDX-License-Identifier: MIT

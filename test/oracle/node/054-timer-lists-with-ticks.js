@@ -10,3 +10,4 @@ for (const ms of [2, 4]) {
   }
 }
 const s = Date.now(); while (Date.now() - s < 20) {}
+// SPDX-License-Identifier: MIT

@@ -14,3 +14,4 @@ setTimeout(async () => {
   console.log('t2 after await');
 }, 3);
 const s = Date.now(); while (Date.now() - s < 15) {}
+// SPDX-License-Identifier: MIT

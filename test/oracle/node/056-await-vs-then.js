@@ -16,3 +16,4 @@ Promise.resolve()
   .then(() => console.log('then 3'));
 setImmediate(() => console.log('immediate from main'));
 console.log('main end');
+// SPDX-License-Identifier: MIT

@@ -9,3 +9,4 @@ const iv = setInterval(function () {
   clearInterval(this);
 }, 2);
 console.log('distinct objects:', t !== iv, typeof t, typeof iv);
+// SPDX-License-Identifier: MIT

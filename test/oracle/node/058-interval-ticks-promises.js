@@ -10,3 +10,4 @@ const iv = setInterval(() => {
   process.nextTick(() => console.log('  tick', k));
   if (k === 3) clearInterval(iv);
 }, 2);
+// SPDX-License-Identifier: MIT

@@ -10,3 +10,4 @@ Promise.resolve().then(() => {
 Promise.resolve().then(() => console.log('job 2 (must not run)'));
 setImmediate(() => console.log('immediate (must not run)'));
 console.log('main');
+// SPDX-License-Identifier: MIT

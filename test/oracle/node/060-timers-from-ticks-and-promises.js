@@ -9,3 +9,4 @@ process.nextTick(() => setImmediate(() => console.log('immediate from tick')));
 Promise.resolve().then(() => {
   const s = Date.now(); while (Date.now() - s < 10) {}
 });
+// SPDX-License-Identifier: MIT

@@ -18,3 +18,4 @@ function startInterval() {
   }, 5);
   setTimeout(() => console.log('50 ms later: the interval stayed cleared'), 50);
 }
+// SPDX-License-Identifier: MIT

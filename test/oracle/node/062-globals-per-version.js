@@ -6,3 +6,4 @@ console.log('performance', typeof performance);
 console.log('globalThis', typeof globalThis);
 console.log('queueMicrotask', typeof queueMicrotask);
 console.log('setImmediate', typeof setImmediate, 'process', typeof process, 'global', typeof global);
+// SPDX-License-Identifier: MIT

@@ -24,3 +24,4 @@ for (const [what, call] of calls) {
     console.log('  ' + String(e));
   }
 }
+// SPDX-License-Identifier: MIT

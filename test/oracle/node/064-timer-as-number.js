@@ -17,3 +17,4 @@ clearTimeout(987654321);
 const fresh = setTimeout(() => console.log('fresh timer ran'), 5);
 console.log('toPrimitive:', typeof fresh[Symbol.toPrimitive]);
 console.log('an Immediate has toPrimitive:', typeof setImmediate(() => {})[Symbol.toPrimitive]);
+// SPDX-License-Identifier: MIT

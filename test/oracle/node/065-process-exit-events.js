@@ -28,3 +28,4 @@ process.once('exit', function (code) {
 });
 setTimeout(() => console.log('timer'), 1);
 console.log('listeners:', process.listenerCount('exit'), process.listeners('beforeExit').length);
+// SPDX-License-Identifier: MIT

@@ -45,3 +45,4 @@ Promise.resolve().then(() => {
 }).catch((e) => console.log('rejected:', e.message));
 Promise.resolve().then(() => console.log('microtask 3'));
 spin(10);
+// SPDX-License-Identifier: MIT

@@ -19,3 +19,4 @@ setTimeout(() => {
   throw new Error('last');
 }, 1);
 setTimeout(() => console.log('never: later timer'), 20);
+// SPDX-License-Identifier: MIT

@@ -8,3 +8,4 @@ setTimeout(() => {
   throw new Error('boom');
 }, 1);
 setTimeout(() => console.log('never: later timer'), 20);
+// SPDX-License-Identifier: MIT

@@ -10,3 +10,4 @@ process.on('exit', (code) => console.log('never: second listener', code));
 setTimeout(() => console.log('never: timer'), 0);
 console.log('main');
 process.exit(2);
+// SPDX-License-Identifier: MIT

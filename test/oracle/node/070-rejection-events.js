@@ -29,3 +29,4 @@ setTimeout(() => {
   names.set(d, 'd');
   console.log('timer 2');
 }, 10);
+// SPDX-License-Identifier: MIT

@@ -16,3 +16,4 @@ setTimeout(() => {
   p.catch(() => console.log('handled late'));
 }, 1);
 process.on('exit', (code) => console.log('exit', code));
+// SPDX-License-Identifier: MIT

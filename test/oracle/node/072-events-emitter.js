@@ -74,3 +74,4 @@ s.emit('ping', 1);
 EE.once(s, 'ready').then((args) => console.log('once resolved', args));
 EE.once(s, 'ready').then(() => {}, () => {});
 s.emit('ready', 'a', 'b');
+// SPDX-License-Identifier: MIT

@@ -19,3 +19,4 @@ try {
 }
 console.log('sync end');
 process.nextTick(() => console.log('tick'));
+// SPDX-License-Identifier: MIT

@@ -63,3 +63,4 @@ console.log(old(), old());
   console.log('sleep', await sleep(2, 'value'));
   console.log('immediate', await immediate('w'));
 })();
+// SPDX-License-Identifier: MIT

@@ -86,3 +86,4 @@ if (typeof AbortController === 'function') {
 // come after it).
 const end = Date.now() + 5;
 while (Date.now() < end);
+// SPDX-License-Identifier: MIT

@@ -73,3 +73,4 @@ async function promises() {
   await p.appendFile('a.txt', '!');
   console.log(fs.readFileSync('a.txt', 'utf8'));
 }
+// SPDX-License-Identifier: MIT

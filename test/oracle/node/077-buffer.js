@@ -26,3 +26,4 @@ const fs = require('fs');
 fs.writeFileSync('b.bin', Buffer.from([0, 255, 16]));
 const read = fs.readFileSync('b.bin');
 console.log(read, Buffer.isBuffer(read), read.toString('hex'), read.readUInt16BE(1));
+// SPDX-License-Identifier: MIT

@@ -38,3 +38,4 @@ const probes = [['unref, long callback', true, 500], ['ref, long callback', fals
   if (!p) return clearTimeout(keepAlive);
   probe(p[0], p[1], p[2], next);
 })();
+// SPDX-License-Identifier: MIT

@@ -33,3 +33,4 @@ console.log(getEventListeners(et, 'foo').length, getEventListeners(e, 'error').l
   await p.catch((err) => console.log('once aborted', err.name, err.code));
   console.log('listeners left', e.listenerCount('data'), e.listenerCount('never'));
 })();
+// SPDX-License-Identifier: MIT

@@ -26,3 +26,4 @@ clearImmediate(d);
 log.push('d cleared hasRef=' + has(d) + ' c unref hasRef=' + has(c));
 clearImmediate(d);
 clearImmediate(undefined);
+// SPDX-License-Identifier: MIT

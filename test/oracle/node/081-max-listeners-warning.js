@@ -16,3 +16,4 @@ const none = new EventEmitter();
 none.setMaxListeners(0);
 for (let i = 0; i < 20; i++) none.on('many', () => {});
 console.log('added');
+// SPDX-License-Identifier: MIT

@@ -31,3 +31,4 @@ for (const [name, f] of Object.entries(calls)) {
     console.log(name, '->', e.name, e.code, e.message);
   }
 }
+// SPDX-License-Identifier: MIT

@@ -29,3 +29,4 @@ try {
 } catch (x) {
   console.log(x.name);
 }
+// SPDX-License-Identifier: MIT

@@ -12,3 +12,4 @@ process.nextTick(() => console.log('tick1'));
 Promise.resolve().then(() => console.log('promise1'));
 console.log('main');
 throw new Error('main throws');
+// SPDX-License-Identifier: MIT

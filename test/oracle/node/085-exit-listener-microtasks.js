@@ -22,3 +22,4 @@ process.on('exit', (code) => {
 });
 process.on('exit', () => console.log('second exit listener'));
 setTimeout(() => console.log('last timer'), 5);
+// SPDX-License-Identifier: MIT

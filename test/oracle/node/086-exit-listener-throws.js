@@ -12,3 +12,4 @@ setTimeout(() => {
   console.log('timer');
   process.exitCode = 3;
 }, 1);
+// SPDX-License-Identifier: MIT

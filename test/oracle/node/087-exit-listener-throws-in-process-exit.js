@@ -16,3 +16,4 @@ setTimeout(() => {
   console.log('never: the exception left process.exit');
 }, 1);
 setTimeout(() => console.log('timer 2: the loop went on'), 20);
+// SPDX-License-Identifier: MIT

@@ -24,3 +24,4 @@ fs.copyFile('a', 'b', (err) => {
     });
   });
 });
+// SPDX-License-Identifier: MIT

@@ -17,3 +17,4 @@ process.on('unhandledRejection', (e) => {
   Promise.resolve().then(() => console.log('promise job of the listener'));
 });
 process.nextTick(() => console.log('tick before the end'));
+// SPDX-License-Identifier: MIT

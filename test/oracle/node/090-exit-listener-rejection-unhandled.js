@@ -11,3 +11,4 @@ process.on('exit', (code) => {
   });
 });
 console.log('main');
+// SPDX-License-Identifier: MIT

@@ -15,3 +15,4 @@ fs.access('f1', log('access')); settle();
 fs.readdir('f1', log('readdir')); settle();
 fs.mkdir('d', log('mkdir')); settle();
 fs.rmdir('d', log('rmdir')); settle();
+// SPDX-License-Identifier: MIT

@@ -12,3 +12,4 @@ const t0 = Date.now();
 console.log(Atomics.wait(a, 1, 0, 20), Date.now() - t0 >= 19);
 console.log(Atomics.notify(a, 1, 1));
 setTimeout(() => console.log('timer after the waits'), 1);
+// SPDX-License-Identifier: MIT

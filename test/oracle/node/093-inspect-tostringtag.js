@@ -26,3 +26,4 @@ class T extends Map { get [Symbol.toStringTag]() { return 'TM'; } }
 console.log(new T([[3, 4]]));
 class A extends Array { get [Symbol.toStringTag]() { return 'TA'; } }
 console.log(A.from([1]));
+// SPDX-License-Identifier: MIT

@@ -17,3 +17,4 @@ setTimeout(() => {
   });
   setTimeout(() => console.log('timeout'), 0);
 }, 5);
+// SPDX-License-Identifier: MIT

@@ -14,3 +14,4 @@ process.on('beforeExit', (code) => {
 process.on('uncaughtException', (e) => console.log('uncaughtException:', e.message));
 process.on('exit', (code) => console.log('exit', code));
 console.log('main');
+// SPDX-License-Identifier: MIT

@@ -20,3 +20,4 @@ process.nextTick(() => {
   throw new Error('from tick 1');
 });
 process.nextTick(() => console.log('tick 2'));
+// SPDX-License-Identifier: MIT

@@ -23,3 +23,4 @@ const u = setTimeout(() => {
     u.unref();
   }
 }, 100);
+// SPDX-License-Identifier: MIT

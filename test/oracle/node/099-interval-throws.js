@@ -12,3 +12,4 @@ const iv = setInterval(() => {
   if (n >= 3) clearInterval(iv);
 }, 10);
 setTimeout(() => console.log('a timeout at 100 ms'), 100);
+// SPDX-License-Identifier: MIT

@@ -22,3 +22,4 @@ setTimeout(() => {
   const t = Date.now() + 10;
   while (Date.now() < t);
 }, 5);
+// SPDX-License-Identifier: MIT

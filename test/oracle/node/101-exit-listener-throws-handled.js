@@ -13,3 +13,4 @@ process.on('uncaughtException', (e) => {
   Promise.resolve().then(() => console.log('never: a job of the uncaughtException listener'));
 });
 console.log('main');
+// SPDX-License-Identifier: MIT

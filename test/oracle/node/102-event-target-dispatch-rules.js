@@ -21,3 +21,4 @@ try { t.dispatchEvent(); } catch (err) { console.log('none', err.name + ': ' + e
 const g = new Event('z', { cancelable: true });
 t.addEventListener('z', (ev) => ev.preventDefault());
 console.log('cancelled', t.dispatchEvent(g), g.defaultPrevented, g.eventPhase, g.target === t, g.currentTarget);
+// SPDX-License-Identifier: MIT

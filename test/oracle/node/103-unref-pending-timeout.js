@@ -12,3 +12,4 @@ Promise.resolve().then(() => {
 });
 const end = Date.now() + 5;
 while (Date.now() < end);
+// SPDX-License-Identifier: MIT

@@ -21,3 +21,4 @@ setTimeout(() => {
   });
   setTimeout(() => console.log('timeout'), 0);
 }, 5);
+// SPDX-License-Identifier: MIT

@@ -23,3 +23,4 @@ setTimeout(() => {
     setImmediate(() => console.log('immediate'));
   });
 }, 5);
+// SPDX-License-Identifier: MIT

@@ -47,3 +47,4 @@ function fromTheInterval() {
 }
 
 setTimeout(() => both(() => setTimeout(fromTheInterval, 1)), 1);
+// SPDX-License-Identifier: MIT

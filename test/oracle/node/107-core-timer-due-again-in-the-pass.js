@@ -34,3 +34,4 @@ function round(name, readClock, then) {
 round('with a read', true, () => setImmediate(() => round('without', false, () => {})));
 // (Not node10: real Node 10, whose lists have a core timer each, gives
 // either order from run to run here.)
+// SPDX-License-Identifier: MIT

@@ -28,3 +28,4 @@ fs.promises[name](...args).then(() => console.log(name, args[0], 'fulfilled at t
   (e) => console.log(name, args[0], e.code, 'at turn', turn));
 Atomics.wait(W, 0, 0, 30);
 throw new Error('main');
+// SPDX-License-Identifier: MIT

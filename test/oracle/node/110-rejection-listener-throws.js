@@ -27,3 +27,4 @@ setTimeout(() => {
   L('later');
   Promise.reject(new Error('r4'));
 }, 100);
+// SPDX-License-Identifier: MIT

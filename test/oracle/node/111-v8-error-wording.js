@@ -126,3 +126,4 @@ later().catch(show).then(() => {
     }
   }, 1);
 });
+// SPDX-License-Identifier: MIT

@@ -14,3 +14,4 @@ Promise.resolve().then(() => {
   console.log('a promise job');
   Promise.reject(new Error('unhandled'));
 });
+// SPDX-License-Identifier: MIT

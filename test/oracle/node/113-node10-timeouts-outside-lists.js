@@ -31,3 +31,4 @@ function second() {
     busy(3);
   }, 150);
 }
+// SPDX-License-Identifier: MIT

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # check-stable.sh -- is every oracle scenario deterministic under real Node,
 # and where do the Node versions disagree?
 #

@@ -64,3 +64,4 @@ console.log({a: 'x'.repeat(70)});
 console.log(Object.assign(()=>{}, {a:1}));
 console.log(function(){}.name, (()=>{}).name);
 console.log([true, false, null]);
+// SPDX-License-Identifier: MIT

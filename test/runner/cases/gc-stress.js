@@ -30,3 +30,4 @@ collect();
 // taken before them and the setTimeout calls would use it up.
 const start = Date.now();
 while (Date.now() - start < 5) {}
+// SPDX-License-Identifier: MIT

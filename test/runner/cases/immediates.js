@@ -7,3 +7,4 @@ setImmediate(() => {
 });
 setImmediate(() => { console.log('i2'); Promise.resolve().then(() => console.log('p2')); });
 setImmediate(() => { console.log('i3'); setImmediate(() => console.log('i4 (next pass)')); });
+// SPDX-License-Identifier: MIT

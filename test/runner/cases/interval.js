@@ -14,3 +14,4 @@ const gone = setImmediate(() => console.log('never: cleared'));
 clearImmediate(gone);
 clearTimeout(undefined);
 clearTimeout(null);
+// SPDX-License-Identifier: MIT

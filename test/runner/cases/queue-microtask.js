@@ -2,3 +2,4 @@
 console.log(typeof queueMicrotask);
 queueMicrotask(() => console.log('microtask'));
 Promise.resolve().then(() => console.log('promise'));
+// SPDX-License-Identifier: MIT

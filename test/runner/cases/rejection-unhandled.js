@@ -2,3 +2,4 @@
 console.log('before');
 Promise.reject(new Error('nobody catches this'));
 setTimeout(() => console.log('after (node10, node11 only)'), 1);
+// SPDX-License-Identifier: MIT

@@ -12,3 +12,4 @@ Promise.resolve().then(() => {
 });
 process.nextTick((a, b) => console.log('tick 2', a, b), 'x', 2);
 console.log('main');
+// SPDX-License-Identifier: MIT

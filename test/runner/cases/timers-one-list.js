@@ -15,3 +15,4 @@ setTimeout(() => console.log('D'), 1);
 // taken before them and the setTimeout calls would use it up.
 const start = Date.now();
 while (Date.now() - start < 5) {}
+// SPDX-License-Identifier: MIT

@@ -6,3 +6,4 @@ setTimeout(() => { console.log('t3'); Promise.resolve().then(() => console.log('
 // taken before them and the setTimeout calls would use it up.
 const start = Date.now();
 while (Date.now() - start < 10) {}
+// SPDX-License-Identifier: MIT

@@ -37,3 +37,4 @@ try {
 } catch (e) {
   console.log(e.message.split('\n')[0], e.code);
 }
+// SPDX-License-Identifier: MIT

@@ -12,3 +12,4 @@ console.log('main');
 // taken before them and the setTimeout calls would use it up.
 const start = Date.now();
 while (Date.now() - start < 5) {}
+// SPDX-License-Identifier: MIT

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop: error codes of the libuv-compatible interface.
  *
  * Every failing call reports a negative int: the codes of phaseloop's one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop: the Linux-specific private parts of uv.h's structs.
  *
  * libuv keeps its inotify state in the loop and in each fs_event handle

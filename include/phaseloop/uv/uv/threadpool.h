@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop: the work item libuv's headers declare for its thread pool.
  *
  * Requests that run on the pool (uv_work_t, uv_fs_t, the resolver's)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop: operating-system glue of the libuv-compatible interface.
  *
  * Pulls in the POSIX headers that libuv users traditionally receive through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /* phaseloop: version macros of the libuv-compatible interface.
  *
  * uv.h gives the API and ABI of one libuv version, and the numeric version

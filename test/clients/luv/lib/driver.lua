@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- driver.lua -- runs the tests of one of luv's test files for phaseloop's
 -- luv kit (test/clients/luv/run, through lib/run-config).
 --

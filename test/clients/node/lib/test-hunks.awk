@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # test-hunks.awk -- keep only the parts of a unified diff that patch files
 # under test/ (used by ../fetch to apply Debian's patches to the extracted
 # test/ tree only; the rest of Node's source is never extracted).

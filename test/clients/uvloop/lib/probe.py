@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """pytest plugin of phaseloop's uvloop kit (test/clients/uvloop/run).
 
 Loaded with ``-p probe`` (its directory on PYTHONPATH).  It writes two
