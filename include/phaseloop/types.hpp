@@ -136,6 +136,9 @@ profile profile_of(libuv_version v) noexcept;
 /// anything else.
 bool parse_libuv_version(const char* text, libuv_version& out) noexcept;
 
+/// Whether phaseloop has a profile for `v`: libuv 1.44 to 1.53.
+bool known_libuv_version(libuv_version v) noexcept;
+
 /// The libuv version this build behaves as when $PHASELOOP_PROFILE is not
 /// set: configure's --with-profile, by default the version of the system's
 /// libuv (the one the drop-in replaces), else 1.44.2. The installed uv.h's

@@ -49,6 +49,8 @@ libuv_version configured_version() noexcept {
 
 // "libuv-1.50.0", "1.50", "libuv-1.45+" (the old name of the newer order):
 // true with the version, false for anything else.
+bool known_libuv_version(libuv_version v) noexcept { return v.major == 1 && v.minor >= 44 && v.minor <= 53; }
+
 bool parse_libuv_version(const char* text, libuv_version& out) noexcept {
   if (std::strncmp(text, "libuv-", 6) == 0) text += 6;
   libuv_version v{0, 0, -1};

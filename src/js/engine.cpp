@@ -284,7 +284,19 @@ void engine::run_main_cb(void* self) {
   argv[4].setString(dirname);
   JS::RootedValue fn(cx, JS::ObjectValue(**e.main_fn_));
   JS::RootedValue rval(cx);
-  if (!JS::Call(cx, exports_v, fn, argv, &rval)) e.uncaught();
+  if (!JS::Call(cx, exports_v, fn, argv, &rval)) {
+    e.uncaught();
+    return;
+  }
+  if (e.opts_.print) {
+    // node -p: console.log(the value).
+    JS::RootedObject global(cx, JS::CurrentGlobalOrNull(cx));
+    JS::RootedValue console(cx), log(cx);
+    if (!JS_GetProperty(cx, global, "console", &console) || !console.isObject()) e.uncaught();
+    JS::RootedObject console_obj(cx, &console.toObject());
+    if (!JS_GetProperty(cx, console_obj, "log", &log) || !JS::Call(cx, console, log, JS::HandleValueArray(rval), &rval))
+      e.uncaught();
+  }
 }
 
 void engine::before_exit_cb(void* self) {

@@ -291,7 +291,8 @@ JSObject* make_process(engine& e) {
   // process.argv: [execPath, script, args...]
   JS::RootedValueVector argv(cx);
   // (Node gives "-" for a script read from standard input.)
-  std::vector<std::string> items{self_path(), e.options().from_stdin ? std::string("-") : e.options().path};
+  std::vector<std::string> items{self_path()};
+  if (!e.options().eval) items.push_back(e.options().from_stdin ? std::string("-") : e.options().path);
   items.insert(items.end(), e.options().args.begin(), e.options().args.end());
   for (const std::string& s : items) {
     JSString* str = JS_NewStringCopyN(cx, s.data(), s.size());

@@ -5,6 +5,7 @@
 #include <js-config.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -26,11 +27,12 @@ using phaseloop::runner::target;
 
 const char usage_text[] =
     "usage: phaseloop run [--mode=node10|node11|node|browser] [--libuv=VERSION] [--trace] [--trace=OUT.json]\n"
-    "                     [--expose-gc] FILE.js [ARGS...]\n"
+    "                     [--expose-gc] FILE.js | -e CODE | -p CODE [ARGS...]\n"
     "       phaseloop compare [--modes=node10,node11,node,browser] [--timeout=SECONDS] FILE.js [ARGS...]\n"
     "       phaseloop trace [-o FILE] [--html] [--profile VERSION] -- COMMAND [ARGS...]\n"
     "       phaseloop trace view FILE.json [-o FILE.html]\n"
-    "       phaseloop --help | --version | -V\n"
+    "       phaseloop [RUN OPTIONS] FILE.js | -e CODE | -p CODE [ARGS...]   (as run)\n"
+    "       phaseloop --help | --version | -V | -v\n"
     "  (FILE.js may be - for standard input; COMMAND --help shows one command's help)\n";
 
 const char help_intro[] =
@@ -42,7 +44,7 @@ const char help_intro[] =
 // `phaseloop --help`.
 const char help_run[] =
     "  phaseloop run [--mode=MODE] [--libuv=VERSION] [--trace] [--trace=OUT.json] [--expose-gc]\n"
-    "                FILE.js [ARGS...]\n"
+    "                FILE.js | -e CODE | -p CODE [ARGS...]\n"
     "      Runs FILE.js as Node's main module (CommonJS: require, module, exports,\n"
     "      __filename, __dirname). MODE is one of\n"
     "        node10  Node 10: a timer list's expired timers run in one native\n"
@@ -96,7 +98,7 @@ const char help_run[] =
     "\n"
     "  --trace=OUT.json\n"
     "      Writes the run's timeline to OUT.json (Chrome Trace Event format:\n"
-    "      Perfetto UI, chrome://tracing, or `phaseloop trace view`): the loop's\n"
+    "      https://ui.perfetto.dev, or `phaseloop trace view`): the loop's\n"
     "      phases and callbacks with the JavaScript level nested under the native\n"
     "      callback that ran it (Node modes: native callbacks, timeouts,\n"
     "      immediates, ticks, microtasks, drains; browser mode: tasks with their\n"
@@ -113,6 +115,11 @@ const char help_run[] =
     "\n"
     "  --expose-gc\n"
     "      Defines gc(), which runs a full garbage collection (as node --expose-gc).\n"
+    "\n"
+    "  -e CODE, --eval CODE; -p CODE, --print CODE\n"
+    "      Runs CODE as the main module, named [eval] (as node -e); -p then prints\n"
+    "      the value of its last expression as console.log does (Node modes).\n"
+    "      The arguments after CODE are process.argv[1...].\n"
     "\n";
 
 const char help_compare[] =
@@ -136,10 +143,12 @@ const char help_trace[] =
     "      for each child process that opens loops too. Then prints, on stderr,\n"
     "      where the files are and each loop's statistics (PHASELOOP_STATS: time\n"
     "      per phase, slowest callback, timer lag). The files are Chrome Trace\n"
-    "      Event JSON, for ui.perfetto.dev or chrome://tracing; --html also writes\n"
-    "      each as a page (FILE.html). --profile makes the drop-in behave as that\n"
-    "      libuv version (PHASELOOP_PROFILE). Exit status: COMMAND's (128 + the\n"
-    "      signal that ended it).\n"
+    "      Event JSON, for https://ui.perfetto.dev; --html also writes each as a\n"
+    "      page (FILE.html); -o PAGE.html writes the page there and the timeline\n"
+    "      beside it (PAGE.json). --profile makes the drop-in behave as that libuv\n"
+    "      version, 1.44 to 1.53 (PHASELOOP_PROFILE). A program that does not load\n"
+    "      libuv.so.1 (libuv built in, as nodejs.org's node) is named before it\n"
+    "      runs. Exit status: COMMAND's (128 + the signal that ended it).\n"
     "\n"
     "  phaseloop trace view FILE.json [-o FILE.html]\n"
     "      Writes one self-contained HTML page (no network) that draws the trace:\n"
@@ -149,6 +158,8 @@ const char help_trace[] =
     "\n";
 
 const char help_exit[] =
+    "  Every option with a value takes it as --opt=VALUE or --opt VALUE (--trace,\n"
+    "  whose value is optional, only as --trace=OUT.json).\n"
     "  FILE.js - (or /dev/stdin) reads the script from standard input; Node's\n"
     "  names then: __filename [stdin], __dirname ., process.argv[1] -.\n"
     "  Exit status 2 also means a usage error; a file that cannot be read\n"
@@ -192,6 +203,33 @@ bool next_option(int argc, char** argv, int& i, std::string_view& a) {
   return starts_with(a, "-") && a != "-";
 }
 
+// Whether `a` (argv[i]) is option `name`, as "--name=VALUE" or as
+// "--name VALUE" (then i moves past the value); `value` is the value, and
+// `missing` says that the second form had none.
+bool option_value(int argc, char** argv, int& i, std::string_view a, std::string_view name, std::string_view& value,
+                  bool& missing) {
+  missing = false;
+  if (a == name) {
+    if (i + 1 >= argc) {
+      missing = true;
+      value = {};
+      return true;
+    }
+    value = argv[++i];
+    return true;
+  }
+  if (a.size() > name.size() && starts_with(a, name) && a[name.size()] == '=') {
+    value = a.substr(name.size() + 1);
+    return true;
+  }
+  return false;
+}
+
+int needs_value(std::string_view name, const char* what) {
+  std::fprintf(stderr, "phaseloop: %.*s needs a value (%s)\n", static_cast<int>(name.size()), name.data(), what);
+  return usage();
+}
+
 bool resolve(const std::string& file, std::string& path) {
   char buf[PATH_MAX];
   if (realpath(file.c_str(), buf) == nullptr) {
@@ -205,6 +243,8 @@ bool resolve(const std::string& file, std::string& path) {
 int run_command(int argc, char** argv) {
   phaseloop::runner::run_options o;
   int i = 2;
+  std::string_view value;
+  bool missing = false;
   for (std::string_view a; next_option(argc, argv, i, a); i++) {
     if (a == "--help" || a == "-h") return command_help(help_run);
     if (a == "--trace") {
@@ -217,17 +257,30 @@ int run_command(int argc, char** argv) {
       }
     } else if (a == "--expose-gc") {
       o.expose_gc = true;
-    } else if (starts_with(a, "--libuv=")) {
+    } else if (option_value(argc, argv, i, a, "-e", value, missing) ||
+               option_value(argc, argv, i, a, "--eval", value, missing)) {
+      if (missing) return needs_value("-e", "the code to run");
+      o.eval = std::string(value);
+      o.print = false;
+    } else if (option_value(argc, argv, i, a, "-p", value, missing) ||
+               option_value(argc, argv, i, a, "--print", value, missing)) {
+      if (missing) return needs_value("-p", "the code whose value to print");
+      o.eval = std::string(value);
+      o.print = true;
+    } else if (option_value(argc, argv, i, a, "--libuv", value, missing)) {
+      if (missing || value.empty()) return needs_value("--libuv", "a libuv version, as node -p process.versions.uv");
+      // Any libuv 1.x: one before 1.44 runs as 1.44's order (timers first),
+      // as Node 10's 1.34 and Node 11's 1.27 did.
       phaseloop::libuv_version v{};
-      if (!phaseloop::parse_libuv_version(argv[i] + 8, v)) {
-        std::fprintf(stderr, "phaseloop: --libuv=%s is no libuv version (1.44, 1.50.0, ...)\n", argv[i] + 8);
+      const std::string text(value);
+      if (!phaseloop::parse_libuv_version(text.c_str(), v) || v.major != 1) {
+        std::fprintf(stderr, "phaseloop: --libuv=%s is no libuv version (1.27.0, 1.46, ...)\n", text.c_str());
         return usage();
       }
       o.libuv = phaseloop::profile_of(v);
-    } else if (starts_with(a, "--mode=") || a == "--mode") {
-      if (a == "--mode" && i + 1 >= argc) return mode_needs_value();
-      std::string_view m = a == "--mode" ? std::string_view(argv[++i]) : a.substr(7);
-      if (m.empty()) return mode_needs_value();
+    } else if (option_value(argc, argv, i, a, "--mode", value, missing)) {
+      std::string_view m = value;
+      if (missing || m.empty()) return mode_needs_value();
       phaseloop::runner::target t;
       if (!phaseloop::runner::target::parse(m, t)) return unknown_mode(m);
       o.browser = t.browser;
@@ -243,7 +296,17 @@ int run_command(int argc, char** argv) {
       return usage();
     }
   }
-  if (i >= argc) return usage();
+  if (o.eval) {
+    if (o.print && o.browser) {
+      std::fputs("phaseloop: -p is for the Node modes (a browser script has no completion value to print)\n", stderr);
+      return usage();
+    }
+    // As node -e: the rest are the script's arguments.
+    o.file = o.path = "[eval]";
+    for (; i < argc; i++) o.args.emplace_back(argv[i]);
+  } else if (i >= argc) {
+    return usage();
+  }
   if (o.trace && o.annotate_fd >= 0) {
     std::fputs("phaseloop: --trace and --annotate do not mix\n", stderr);
     return usage();
@@ -252,15 +315,17 @@ int run_command(int argc, char** argv) {
     std::fputs("phaseloop: --libuv is for the Node modes; a browser has no libuv\n", stderr);
     return usage();
   }
-  o.file = argv[i++];
-  for (; i < argc; i++) o.args.emplace_back(argv[i]);
-  if (o.file == "-") {
-    o.from_stdin = true;
-    o.path = "[stdin]";  // as Node names it
-  } else if (o.file == "/dev/stdin") {
-    o.path = o.file;  // (its real path is a pipe's, which cannot be opened by name)
-  } else if (!resolve(o.file, o.path)) {
-    return 1;
+  if (!o.eval) {
+    o.file = argv[i++];
+    o.args.assign(argv + i, argv + argc);
+    if (o.file == "-") {
+      o.from_stdin = true;
+      o.path = "[stdin]";  // as Node names it
+    } else if (o.file == "/dev/stdin") {
+      o.path = o.file;  // (its real path is a pipe's, which cannot be opened by name)
+    } else if (!resolve(o.file, o.path)) {
+      return 1;
+    }
   }
   if (!o.trace_file.empty()) {
     // Made now, so that a path that cannot be written fails before the run.
@@ -278,19 +343,23 @@ int compare_command(int argc, char** argv) {
   std::vector<target> modes = {{false, mode::node10}, {false, mode::node11}, {false, mode::current}, {true, mode::current}};
   int i = 2;
   double timeout_s = 60;
+  std::string_view value;
+  bool missing = false;
   for (std::string_view a; next_option(argc, argv, i, a); i++) {
     if (a == "--help" || a == "-h") return command_help(help_compare);
-    if (starts_with(a, "--timeout=")) {
-      const std::string v(a.substr(10));
+    if (option_value(argc, argv, i, a, "--timeout", value, missing)) {
+      if (missing) return needs_value("--timeout", "seconds, 0 for no limit");
+      const std::string v(value);
       char* end = nullptr;
       timeout_s = std::strtod(v.c_str(), &end);
       if (v.empty() || *end != '\0' || !(timeout_s >= 0) || timeout_s > 1e6) {
         std::fprintf(stderr, "phaseloop: --timeout wants seconds (0: no limit), not '%s'\n", v.c_str());
         return 2;
       }
-    } else if (starts_with(a, "--modes=")) {
+    } else if (option_value(argc, argv, i, a, "--modes", value, missing)) {
+      if (missing || value.empty()) return needs_value("--modes", "a list such as node10,node");
       modes.clear();
-      std::string_view list = a.substr(8);
+      std::string_view list = value;
       while (!list.empty()) {
         const std::size_t comma = list.find(',');
         std::string_view name = list.substr(0, comma);
@@ -317,6 +386,20 @@ int compare_command(int argc, char** argv) {
   return phaseloop::runner::compare_modes(modes, file == "/dev/stdin" ? "-" : file, args, timeout_s);
 }
 
+// Whether `phaseloop ARG ...` means `phaseloop run ARG ...`: ARG is an
+// option of run, "-", or a script (a file that exists, or a name ending in
+// .js, .cjs or .mjs, which run then says it cannot open).
+bool looks_like_run(std::string_view a) {
+  for (std::string_view opt : {"--mode", "--libuv", "--trace", "--expose-gc", "-e", "--eval", "-p", "--print"})
+    if (a == opt || (starts_with(a, opt) && a.size() > opt.size() && a[opt.size()] == '=')) return true;
+  if (a == "-") return true;
+  if (starts_with(a, "-")) return false;
+  for (std::string_view ext : {".js", ".cjs", ".mjs"})
+    if (a.size() > ext.size() && a.substr(a.size() - ext.size()) == ext) return true;
+  struct stat st;
+  return ::stat(std::string(a).c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -328,7 +411,7 @@ int main(int argc, char** argv) {
     for (const char* part : {help_intro, help_run, help_compare, help_trace, help_exit}) std::fputs(part, stdout);
     return 0;
   }
-  if (cmd == "--version" || cmd == "-V") {
+  if (cmd == "--version" || cmd == "-V" || cmd == "-v") {
     std::printf("phaseloop %s (SpiderMonkey %d.%d; modes node10 = %s, node11 = %s, node = %s)\n",
                 PACKAGE_VERSION, MOZJS_MAJOR_VERSION, MOZJS_MINOR_VERSION,
                 phaseloop::runner::node_version(mode::node10),
@@ -338,7 +421,21 @@ int main(int argc, char** argv) {
   }
   if (cmd == "run") return run_command(argc, argv);
   if (cmd == "compare") return compare_command(argc, argv);
-  if (cmd == "trace") return phaseloop::runner::trace_command(argc, argv);
+  if (cmd == "trace") {
+    const bool view = argc > 2 && std::string_view(argv[2]) == "view";
+    const int at = view ? 3 : 2;
+    if (argc > at && (std::string_view(argv[at]) == "--help" || std::string_view(argv[at]) == "-h"))
+      return command_help(help_trace);
+    return phaseloop::runner::trace_command(argc, argv);
+  }
+  // As node: `phaseloop [RUN OPTIONS] FILE.js`, `-e CODE` and `-p CODE`
+  // are `run`.
+  if (looks_like_run(cmd)) {
+    std::vector<char*> args(argv, argv + argc);
+    args.insert(args.begin() + 1, const_cast<char*>("run"));
+    args.push_back(nullptr);
+    return run_command(argc + 1, args.data());
+  }
   std::fprintf(stderr, "phaseloop: unknown command '%s'\n", argv[1]);
   return usage();
 }

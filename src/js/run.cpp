@@ -45,6 +45,23 @@ int no_context() {
   return 2;
 }
 
+// -p CODE: the main module returns what CODE evaluates to (a direct eval,
+// which sees require, module and the rest as the code would), and the
+// engine prints it (engine::run_main_cb).
+std::string print_wrapper(const std::string& code) {
+  std::string q = "return eval(\"";
+  for (const char c : code) {
+    switch (c) {
+      case '"': q += "\\\""; break;
+      case '\\': q += "\\\\"; break;
+      case '\n': q += "\\n"; break;
+      case '\r': q += "\\r"; break;
+      default: q += c;
+    }
+  }
+  return q + "\");";
+}
+
 }  // namespace
 
 bool target::parse(std::string_view s, target& out) noexcept {
@@ -78,7 +95,9 @@ int run_under_frame(Engine& e) {
 
 int run_script(const run_options& o) {
   std::string source;
-  if (!read_file(o.from_stdin ? nullptr : o.path.c_str(), source)) {
+  if (o.eval) {
+    source = o.print ? print_wrapper(*o.eval) : *o.eval;
+  } else if (!read_file(o.from_stdin ? nullptr : o.path.c_str(), source)) {
     std::fprintf(stderr, "phaseloop: cannot open %s: %s\n", o.file.c_str(), std::strerror(errno));
     return 1;
   }

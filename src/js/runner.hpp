@@ -65,8 +65,13 @@ struct run_options {
   std::string path;
   /// `phaseloop run -`: the script is standard input.
   bool from_stdin = false;
-  /// Arguments after the file name (process.argv[2...]).
+  /// Arguments after the file name (process.argv[2...]; after -e/-p CODE,
+  /// process.argv[1...], as Node has them).
   std::vector<std::string> args;
+  /// -e CODE / -p CODE: the script is CODE ("[eval]"); with print, its
+  /// completion value is printed as console.log prints it.
+  std::optional<std::string> eval;
+  bool print = false;
 };
 
 /// process.version in each mode.

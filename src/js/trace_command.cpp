@@ -5,6 +5,7 @@
 // timeline into one self-contained HTML page (src/js/trace_view.html).
 
 #include <dirent.h>
+#include <elf.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -81,6 +82,89 @@ std::string html_name(const std::string& json) {
   return json + ".html";
 }
 
+// The program `name` would run as (PATH searched as execvp does), or "".
+std::string program_path(const char* name) {
+  if (std::strchr(name, '/') != nullptr) return name;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  for (std::size_t at = 0; at <= dirs.size();) {
+    std::size_t end = dirs.find(':', at);
+    if (end == std::string::npos) end = dirs.size();
+    const std::string candidate = (end > at ? dirs.substr(at, end - at) : ".") + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    at = end + 1;
+  }
+  return {};
+}
+
+// Whether the ELF file at `path` is a 64-bit program that loads no
+// libuv.so.1 (its DT_NEEDED entries), i.e. has libuv built in (as
+// nodejs.org's and NodeSource's node have) or none at all. False for
+// scripts, other formats and anything unreadable: those may still start a
+// program that loads the drop-in.
+bool elf_without_libuv(const std::string& path) {
+  std::string data;
+  if (!read_file(path, data) || data.size() < sizeof(Elf64_Ehdr) || data.compare(0, 4, ELFMAG) != 0 ||
+      data[EI_CLASS] != ELFCLASS64) {
+    return false;
+  }
+  Elf64_Ehdr eh;
+  std::memcpy(&eh, data.data(), sizeof eh);
+  const auto phdr = [&](std::size_t k, Elf64_Phdr& ph) {
+    const std::size_t at = eh.e_phoff + k * eh.e_phentsize;
+    if (eh.e_phentsize < sizeof ph || at + sizeof ph > data.size()) return false;
+    std::memcpy(&ph, data.data() + at, sizeof ph);
+    return true;
+  };
+  // A virtual address to a file offset, through the PT_LOAD segments.
+  const auto offset_of = [&](Elf64_Addr addr, std::size_t& off) {
+    Elf64_Phdr ph;
+    for (std::size_t k = 0; k < eh.e_phnum && phdr(k, ph); k++) {
+      if (ph.p_type == PT_LOAD && addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz) {
+        off = ph.p_offset + (addr - ph.p_vaddr);
+        return off < data.size();
+      }
+    }
+    return false;
+  };
+  Elf64_Phdr dyn{};
+  bool has_dynamic = false;
+  for (std::size_t k = 0; k < eh.e_phnum && phdr(k, dyn); k++) {
+    if (dyn.p_type == PT_DYNAMIC) {
+      has_dynamic = true;
+      break;
+    }
+  }
+  if (!has_dynamic) return true;  // statically linked: nothing is loaded
+  std::vector<Elf64_Xword> needed;
+  Elf64_Addr strtab = 0;
+  for (std::size_t at = dyn.p_offset; at + sizeof(Elf64_Dyn) <= data.size() && at < dyn.p_offset + dyn.p_filesz;
+       at += sizeof(Elf64_Dyn)) {
+    Elf64_Dyn d;
+    std::memcpy(&d, data.data() + at, sizeof d);
+    if (d.d_tag == DT_NULL) break;
+    if (d.d_tag == DT_NEEDED) needed.push_back(d.d_un.d_val);
+    if (d.d_tag == DT_STRTAB) strtab = d.d_un.d_ptr;
+  }
+  std::size_t str = 0;
+  if (!offset_of(strtab, str)) return false;
+  for (const Elf64_Xword n : needed) {
+    if (str + n >= data.size()) return false;
+    if (std::strcmp(data.c_str() + str + n, "libuv.so.1") == 0) return false;
+  }
+  return true;
+}
+
+void warn_if_libuv_built_in(const char* name) {
+  const std::string path = program_path(name);
+  if (path.empty() || !elf_without_libuv(path)) return;
+  std::fprintf(stderr,
+               "phaseloop trace: %s does not load libuv.so.1 (a libuv built in, as nodejs.org's and NodeSource's node\n"
+               "  have): the drop-in cannot trace its loops, only those of programs it starts that load libuv.so.1.\n"
+               "  Use a build linked to the system's libuv (Debian's nodejs, a libuv program built with -luv).\n",
+               path.c_str());
+}
+
 int trace_usage() {
   std::fputs(
       "usage: phaseloop trace [-o FILE] [--html] [--profile VERSION] -- COMMAND [ARGS...]\n"
@@ -140,7 +224,7 @@ int view_command(int argc, char** argv, int i) {
   std::string in, out;
   for (; i < argc; i++) {
     const std::string_view a = argv[i];
-    if (a == "-o" && i + 1 < argc) out = argv[++i];
+    if ((a == "-o" || a == "--output") && i + 1 < argc) out = argv[++i];
     else if (a.substr(0, 9) == "--output=") out = std::string(a.substr(9));
     else if (!a.empty() && a[0] == '-') return trace_usage();
     else if (in.empty()) in = argv[i];
@@ -191,7 +275,7 @@ int trace_command(int argc, char** argv) {
       i++;
       break;
     }
-    if (a == "-o" && i + 1 < argc) file = argv[++i];
+    if ((a == "-o" || a == "--output") && i + 1 < argc) file = argv[++i];
     else if (a.substr(0, 9) == "--output=") file = std::string(a.substr(9));
     else if (a == "--html") html = true;
     else if (a == "--profile" && i + 1 < argc) profile = argv[++i];
@@ -204,11 +288,20 @@ int trace_command(int argc, char** argv) {
     }
   }
   if (i >= argc) return trace_usage();
-  if (phaseloop::libuv_version v{}; !profile.empty() && !phaseloop::parse_libuv_version(profile.c_str(), v)) {
-    std::fprintf(stderr, "phaseloop: --profile %s is no libuv version (1.44, 1.50.0, libuv-1.53.0, ...)\n",
+  if (phaseloop::libuv_version v{};
+      !profile.empty() && (!phaseloop::parse_libuv_version(profile.c_str(), v) || !phaseloop::known_libuv_version(v))) {
+    std::fprintf(stderr,
+                 "phaseloop: --profile %s is no libuv version phaseloop behaves as: 1.44 to 1.53 (1.50, 1.50.0, "
+                 "libuv-1.53.0, ...)\n",
                  profile.c_str());
     return 2;
   }
+  // -o PAGE.html: the page there, the timeline beside it as PAGE.json.
+  if (const std::string_view f(file); f.size() > 5 && f.substr(f.size() - 5) == ".html") {
+    file = file.substr(0, file.size() - 5) + ".json";
+    html = true;
+  }
+  warn_if_libuv_built_in(argv[i]);
   const std::string dropin = find_dropin();
   if (dropin.empty()) {
     std::fputs("phaseloop: cannot find the drop-in libuv.so.1 (set PHASELOOP_DROPIN_DIR to its directory)\n", stderr);
@@ -287,7 +380,9 @@ int trace_command(int argc, char** argv) {
   for (const std::string& f : files) {
     struct stat st;
     const long long size = ::stat(f.c_str(), &st) == 0 ? static_cast<long long>(st.st_size) : 0;
-    std::fprintf(stderr, "phaseloop trace: timeline %s (%lld bytes; open it in ui.perfetto.dev or chrome://tracing)\n",
+    std::fprintf(stderr,
+                 "phaseloop trace: timeline %s (%lld bytes; open it in https://ui.perfetto.dev, or as a page: "
+                 "phaseloop trace view)\n",
                  f.c_str(), size);
     if (html) {
       const std::string page = html_name(f);

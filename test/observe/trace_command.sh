@@ -74,6 +74,15 @@ done
 [ "$(grep -c "^phaseloop stats: pid" "$tmp/err2")" -ge 2 ] || fail "two programs: not two statistics tables"
 [ "$status" = 0 ] && echo "ok: trace --html --profile -- sh -c './prog && ./prog': 2 files, 2 pages"
 
+# -o PAGE.html: the page there, the timeline beside it; --output VALUE.
+(cd "$tmp" && "$phaseloop" trace --output page.html -- ./prog > out8 2> err8)
+[ -s "$tmp/page.html" ] && [ -s "$tmp/page.json" ] && [ ! -e "$tmp/page.html.html" ] ||
+  fail "trace --output page.html: files $(ls "$tmp" | tr '\n' ' ')"
+grep -q "page $tmp/page.html" "$tmp/err8" || fail "trace -o page.html: the page is not named: $(cat "$tmp/err8")"
+grep -q "ui.perfetto.dev" "$tmp/err8" && ! grep -q "chrome://tracing" "$tmp/err8" || fail "the summary should point to Perfetto only"
+"$phaseloop" trace --help > "$tmp/help" 2>&1 && grep -q "phaseloop trace \[-o FILE\]" "$tmp/help" || fail "trace --help"
+"$phaseloop" trace view --help > "$tmp/help" 2>&1 && grep -q "phaseloop trace view FILE.json" "$tmp/help" || fail "trace view --help"
+
 # Usage errors and a program without libuv.
 "$phaseloop" trace > /dev/null 2>&1; [ $? = 2 ] || fail "no command: wanted status 2"
 "$phaseloop" trace --profile banana -- true 2> "$tmp/err3"; rc=$?
@@ -82,6 +91,12 @@ done
 [ $rc = 0 ] && grep -q "no trace was written" "$tmp/err4" || fail "a program without libuv: status $rc, $(cat "$tmp/err4")"
 (cd "$tmp" && "$phaseloop" trace -- ./no-such-program 2> err5); rc=$?
 [ $rc = 127 ] && grep -q "cannot run ./no-such-program" "$tmp/err5" || fail "a missing program: status $rc, $(cat "$tmp/err5")"
+"$phaseloop" trace --profile 1.99 -- true 2> "$tmp/err7"; rc=$?
+[ $rc = 2 ] && grep -q "1.44 to 1.53" "$tmp/err7" || fail "--profile 1.99 (no such libuv): status $rc, $(cat "$tmp/err7")"
+# A program whose libuv is built in (no DT_NEEDED libuv.so.1) is named
+# before it runs: /bin/true loads no libuv at all.
+grep -q "does not load libuv.so.1" "$tmp/err4" || fail "true: not named as a program that loads no libuv.so.1: $(cat "$tmp/err4")"
+grep -q "does not load libuv.so.1" "$tmp/err1" && fail "./prog links libuv.so.1 but was named as one that does not"
 "$phaseloop" trace view "$tmp/prog.c" -o "$tmp/x.html" 2> "$tmp/err6"; rc=$?
 [ $rc = 1 ] && grep -q "is not a trace" "$tmp/err6" || fail "trace view of a C file: status $rc, $(cat "$tmp/err6")"
 [ "$status" = 0 ] && echo "ok: usage errors, no libuv, a missing program, not a trace"

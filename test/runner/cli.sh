@@ -68,6 +68,38 @@ cmd run --mode=browser --libuv=1.50 "$tmp/uv.js"
 expect_status "run --mode=browser --libuv" 2
 expect_in "$tmp/err" "run --mode=browser --libuv" "--libuv is for the Node modes"
 
+# As node: FILE.js alone, -e, -p, -v; and --opt VALUE as well as --opt=VALUE.
+printf 'console.log(process.argv.length, 6 * 7);\n' > "$tmp/short.js"
+cmd "$tmp/short.js"
+expect_status "FILE.js alone" 0
+expect_stdout "FILE.js alone" "2 42"
+cmd --mode node10 "$tmp/short.js" extra
+expect_status "--mode node10 FILE.js" 0
+expect_stdout "--mode node10 FILE.js" "3 42"
+cmd -e 'console.log(__filename, process.argv.slice(1).join(","))' a b
+expect_status "-e" 0
+expect_stdout "-e" "[eval] a,b"
+cmd -p 'const x = [1, 2]; x.map((v) => v * 2)'
+expect_status "-p" 0
+expect_stdout "-p" "[ 2, 4 ]"
+cmd run --mode=node10 -p '"a" + 1'
+expect_stdout "run -p" "a1"
+cmd run --mode browser -p 1
+expect_status "-p in browser mode" 2
+cmd -e
+expect_status "-e without code" 2
+expect_in "$tmp/err" "-e without code" "-e needs a value"
+cmd -v
+expect_status "-v" 0
+expect_in "$tmp/out" "-v" "phaseloop 0."
+cmd compare --modes node10,node --timeout 20 "$tmp/short.js"
+expect_status "compare --modes X --timeout Y" 0
+cmd run --libuv 1.27.0 "$tmp/short.js"
+expect_status "run --libuv 1.27.0 (Node 11's)" 0
+cmd frobnicate
+expect_status "an unknown command" 2
+expect_in "$tmp/err" "an unknown command" "unknown command 'frobnicate'"
+
 # Standard input, with Node's names for such a script.
 printf '%s\n' "console.log(__filename, __dirname, process.argv[1], process.argv[2]);" > "$tmp/names.js"
 for m in node10 node; do

@@ -46,7 +46,11 @@
           lines = typeof text === 'string' ? text.split('\n') : [];
           sourceLines.set(source, lines);
         }
-        const line = lines[error.errorLineNumber - 1] || '';
+        // SpiderMonkey 128 keeps the header of a function compiled from a
+        // body (the main module's) as the text's first line, line 0; 102's
+        // text is the body alone, from line 1.
+        const header = /^function\s*\(exports, require, module, __filename, __dirname\)\s*\{$/.test(lines[0] || '');
+        const line = lines[error.errorLineNumber - (header ? 0 : 1)] || '';
         const column = error.errorColumnNumber - 1;
         cut = {before: line.slice(0, column), after: line.slice(column)};
       }
@@ -184,6 +188,74 @@
       if (d && s[d[1]] === ')') return ['Symbol(' + d[0] + ')', d[1] + 1];
     }
     return undefined;
+  }
+
+  // A property key as the source writes it, evaluated where that is safe:
+  // a string or number literal, Symbol('d'), a well-known symbol, or a
+  // variable the frame can see that holds a primitive. [key as V8 prints
+  // it] or undefined.
+  function sourceKey(text, site) {
+    const t = text.trim();
+    let m;
+    if ((m = /^(['"])((?:(?!\1)[^\\])*)\1$/.exec(t))) return [m[2]];
+    if (/^-?\d+$/.test(t)) return [String(Number(t))];
+    if ((m = /^Symbol\.([A-Za-z]+)$/.exec(t))) return [`Symbol(Symbol.${m[1]})`];
+    if ((m = /^Symbol\(\s*(?:(['"])((?:(?!\1)[^\\])*)\1)?\s*\)$/.exec(t))) return [`Symbol(${m[2] || ''})`];
+    if (/^[A-Za-z_$][\w$]*$/.test(t)) {
+      const v = site.variable(t);
+      if (typeof v === 'string' || typeof v === 'number' || typeof v === 'symbol') return [String(v)];
+    }
+    return undefined;
+  }
+
+  // Where SpiderMonkey says only "EXPR is null" (128 does, for a property
+  // of null or undefined): the key the source accesses on EXPR at the
+  // site, [key] or undefined. The frame is at EXPR (o.a.b: "o.a", then .b),
+  // at a keyword before it (return o.x), at the method of a call in it
+  // (m.get(...): at get), or inside the brackets of EXPR[KEY].
+  function accessedKey(expr, site) {
+    const {before, after} = site.at();
+    const text = before + after;
+    const at = before.length;
+    // SpiderMonkey writes a call's arguments as "(...)".
+    const esc = expr.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s*')
+                    .replace(/\\\(\\\.\\\.\\\.\\\)/g, '\\([^()]*(?:\\([^()]*\\)[^()]*)*\\)');
+    const re = new RegExp(`(?<![\\w$.])${esc}\\s*(?:\\.\\s*([A-Za-z_$][\\w$]*)|\\[)`, 'g');
+    for (let m; (m = re.exec(text)) !== null;) {
+      const end = m.index + m[0].length;
+      if (m.index > at && !/^(?:(?:return|throw|await|typeof|void|yield|delete)\s+)?$/.test(text.slice(at, m.index))) {
+        break;
+      }
+      if (end < at) continue;
+      if (m[1] !== undefined) return [m[1]];
+      const inner = bracketed(text, end);
+      return inner === undefined ? undefined : sourceKey(inner, site);
+    }
+    return undefined;
+  }
+
+  // The text of s from i up to the "]" that closes the "[" before i.
+  function bracketed(s, i) {
+    let depth = 1;
+    for (let j = i; j < s.length; j++) {
+      const c = s[j];
+      if (c === "'" || c === '"' || c === '`') {
+        for (j++; j < s.length && s[j] !== c; j++) if (s[j] === '\\') j++;
+      } else if (c === '[' || c === '(' || c === '{') {
+        depth++;
+      } else if (c === ']' || c === ')' || c === '}') {
+        if (--depth === 0) return c === ']' ? s.slice(i, j) : undefined;
+      }
+    }
+    return undefined;
+  }
+
+  // Iterating null or undefined where SpiderMonkey 128 says only that it
+  // has no properties or is null: an array pattern's value, a spread, the
+  // value of a for-of.
+  function iterates(site) {
+    const {before, after} = site.at();
+    return /\]\s*=\s*$/.test(before) || /^\.\.\./.test(after) || /\bof\s*\(?\s*$/.test(before);
   }
 
   // ---- the rules -------------------------------------------------------------------
@@ -443,10 +515,19 @@
     }],
     ['JSMSG_NO_PROPERTIES', (msg, site) => {
       const m = /^(null|undefined) has no properties$/.exec(msg);
-      return m ? destructure(m[1], false, site) : undefined;
+      if (!m) return undefined;
+      const k = accessedKey(m[1], site);
+      if (k) return propertyOfNothing(k[0], m[1], m[1], site);
+      if (iterates(site)) return notIterable(m[1], undefined, site);
+      return destructure(m[1], false, site);
     }],
     ['JSMSG_UNEXPECTED_TYPE', (msg, site) => {
       const m = /^([^]*) is (null|undefined)$/.exec(msg);
+      if (m && m[1] !== '(destructured parameter)') {
+        const k = accessedKey(m[1], site);
+        if (k) return propertyOfNothing(k[0], m[2], m[1], site);
+        if (iterates(site)) return notIterable(m[2], m[1], site);
+      }
       if (m) return destructure(m[2], m[1] === '(destructured parameter)', site);
       if (/ is not an object$/.test(msg)) return objectCalledOn(site);
       return prototypeNotObject(msg);
@@ -595,6 +676,9 @@
     }],
     ['JSMSG_OBJECT_REQUIRED_WEAKMAP_KEY', () => 'Invalid value used as weak map key'],
     ['JSMSG_OBJECT_REQUIRED_WEAKSET_VAL', () => 'Invalid value used in weak set'],
+    // (SpiderMonkey 128's names for the two.)
+    ['JSMSG_WEAKMAP_KEY_MUST_BE_AN_OBJECT', () => 'Invalid value used as weak map key'],
+    ['JSMSG_WEAKSET_VAL_MUST_BE_AN_OBJECT', () => 'Invalid value used in weak set'],
     ['JSMSG_OBJECT_REQUIRED_PROP_DESC', (msg) => {
       const m = /^Property descriptor must be an object, got (-?[\d.]+|true|false|null|undefined)$/.exec(msg);
       return m ? `Property description must be an object: ${m[1]}` : undefined;
