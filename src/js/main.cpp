@@ -2,7 +2,9 @@
 // phaseloop: run a JavaScript file on phaseloop's Node layer, or compare
 // how the Node modes run it. See docs/runner.md.
 
+#ifdef PHASELOOP_WITH_RUNNER
 #include <js-config.h>
+#endif
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -172,13 +174,17 @@ int command_help(const char* help) {
   return 0;
 }
 
-int mode_needs_value() {
-  std::fputs("phaseloop: --mode needs a value (node10, node11, node or browser)\n", stderr);
+int usage() {
+  std::fputs(usage_text, stderr);
   return 2;
 }
 
-int usage() {
-  std::fputs(usage_text, stderr);
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+#ifdef PHASELOOP_WITH_RUNNER
+
+int mode_needs_value() {
+  std::fputs("phaseloop: --mode needs a value (node10, node11, node or browser)\n", stderr);
   return 2;
 }
 
@@ -187,8 +193,6 @@ int unknown_mode(std::string_view m) {
                static_cast<int>(m.size()), m.data());
   return usage();
 }
-
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 // Puts argv[i] in `a` and says whether it is an option. Options end at the
 // first non-option (or a lone "-"), which is the script, or after "--",
@@ -386,6 +390,20 @@ int compare_command(int argc, char** argv) {
   return phaseloop::runner::compare_modes(modes, file == "/dev/stdin" ? "-" : file, args, timeout_s);
 }
 
+#else
+
+int no_runner(const char* what) {
+  std::fprintf(stderr,
+               "phaseloop: %s needs the JavaScript runner, and this phaseloop was built without it\n"
+               "  (configure --with-runner, with SpiderMonkey: libmozjs-128-dev or libmozjs-102-dev)\n",
+               what);
+  return 2;
+}
+int run_command(int, char**) { return no_runner("run"); }
+int compare_command(int, char**) { return no_runner("compare"); }
+
+#endif  // PHASELOOP_WITH_RUNNER
+
 // Whether `phaseloop ARG ...` means `phaseloop run ARG ...`: ARG is an
 // option of run, "-", or a script (a file that exists, or a name ending in
 // .js, .cjs or .mjs, which run then says it cannot open).
@@ -412,11 +430,15 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (cmd == "--version" || cmd == "-V" || cmd == "-v") {
+#ifdef PHASELOOP_WITH_RUNNER
     std::printf("phaseloop %s (SpiderMonkey %d.%d; modes node10 = %s, node11 = %s, node = %s)\n",
                 PACKAGE_VERSION, MOZJS_MAJOR_VERSION, MOZJS_MINOR_VERSION,
                 phaseloop::runner::node_version(mode::node10),
                 phaseloop::runner::node_version(mode::node11),
                 phaseloop::runner::node_version(mode::current));
+#else
+    std::printf("phaseloop %s (trace only: built without the JavaScript runner)\n", PACKAGE_VERSION);
+#endif
     return 0;
   }
   if (cmd == "run") return run_command(argc, argv);
