@@ -58,4 +58,13 @@ flows=$(sed -n 's/.* \([0-9][0-9]*\) flows .*/\1/p' "$tmp/log")
 if grep -Eiq '<(script|link|img)[^>]+(src|href)=' "$tmp/t.html"; then
   echo "FAIL: the page loads something from outside"; exit 1
 fi
+# Without the browser oracle the page is checked this far: a skip (77),
+# saying how to install it (tools/test installs it, and counts a skip as a
+# failure).
+browser_dir=${PHASELOOP_BROWSER_ORACLE_DIR:-${abs_top_srcdir:-$here/../..}/.oracle/browser}
+if [ ! -x "${PHASELOOP_CHROMIUM:-/usr/bin/chromium}" ] || [ ! -f "$browser_dir/node_modules/playwright-core/package.json" ] ||
+   ! command -v node > /dev/null 2>&1; then
+  echo "SKIP: the page was written and is self-contained; no Chromium and playwright-core to open it (run tools/install-browser-oracle)"
+  exit 77
+fi
 node "$here/html_view_browser.cjs" "$tmp/t.html" "$slices" "$flows" ${PHASELOOP_SCREENSHOT:+"$PHASELOOP_SCREENSHOT"}
