@@ -2,8 +2,9 @@
 // What the environment turns on for every loop of a process, unmodified
 // programs on the drop-in included:
 //   PHASELOOP_STATS=1     a loop_stats on each loop; each loop's table is
-//                         printed to stderr when the process exits (a loop
-//                         closed before then keeps its table until then).
+//                         printed to stderr when the process exits, also by
+//                         SIGTERM/SIGINT left at their default action (a
+//                         loop closed before then keeps its table until then).
 //   PHASELOOP_STATS=FILE  (a value with a '/') the same, appended to FILE
 //                         (`phaseloop trace` collects them so).
 //   PHASELOOP_TRACE=FILE  a trace_recorder on each loop; FILE (Chrome Trace
@@ -92,13 +93,16 @@ void write_trace() {
     std::fprintf(stderr, "phaseloop: cannot write the trace %s: %s\n", path.c_str(), std::strerror(-r));
 }
 
+void print_stats();
+
 void on_fatal_signal(int sig) {
   // Not async-signal-safe (it allocates): a tool's last act before the
   // process dies of the signal anyway, as the default action would.
   static volatile sig_atomic_t once = 0;
   if (once == 0) {
     once = 1;
-    write_trace();
+    print_stats();
+    if (!config().trace_path.empty()) write_trace();
   }
   ::signal(sig, SIG_DFL);
   ::raise(sig);
@@ -153,32 +157,37 @@ void closing(loop& l) {
   if (traced) write_trace();
 }
 
+// Each loop's statistics table, to stderr or appended to the file.
+void print_stats() {
+  std::lock_guard<std::recursive_mutex> lock(entries_mutex);
+  if (!config().stats) return;
+  std::FILE* out = stderr;
+  if (!config().stats_path.empty()) {
+    out = std::fopen(config().stats_path.c_str(), "a");
+    if (out == nullptr) {
+      std::fprintf(stderr, "phaseloop: cannot append the statistics to %s: %s\n", config().stats_path.c_str(),
+                   std::strerror(errno));
+      out = stderr;
+    }
+  }
+  // One write per process where it fits, so that the tables of processes
+  // sharing the file do not interleave.
+  static char buffer[1 << 16];
+  if (out != stderr) std::setvbuf(out, buffer, _IOFBF, sizeof buffer);
+  for (const loop_entry* e : entries()) {
+    if (e->stats == nullptr) continue;
+    char title[128];
+    std::snprintf(title, sizeof title, "phaseloop stats: pid %ld, loop %u (thread %ld%s)",
+                  static_cast<long>(::getpid()), e->number, e->thread, e->closed ? ", closed" : "");
+    e->stats->print(out, title);
+  }
+  if (out != stderr) std::fclose(out);
+  std::fflush(stderr);
+}
+
 void at_exit() {
   std::lock_guard<std::recursive_mutex> lock(entries_mutex);
-  if (config().stats) {
-    std::FILE* out = stderr;
-    if (!config().stats_path.empty()) {
-      out = std::fopen(config().stats_path.c_str(), "a");
-      if (out == nullptr) {
-        std::fprintf(stderr, "phaseloop: cannot append the statistics to %s: %s\n", config().stats_path.c_str(),
-                     std::strerror(errno));
-        out = stderr;
-      }
-    }
-    // One write per process where it fits, so that the tables of processes
-    // sharing the file do not interleave.
-    static char buffer[1 << 16];
-    if (out != stderr) std::setvbuf(out, buffer, _IOFBF, sizeof buffer);
-    for (const loop_entry* e : entries()) {
-      if (e->stats == nullptr) continue;
-      char title[128];
-      std::snprintf(title, sizeof title, "phaseloop stats: pid %ld, loop %u (thread %ld%s)",
-                    static_cast<long>(::getpid()), e->number, e->thread, e->closed ? ", closed" : "");
-      e->stats->print(out, title);
-    }
-    if (out != stderr) std::fclose(out);
-  }
-  std::fflush(stderr);
+  print_stats();
   if (!config().trace_path.empty()) write_trace();
 }
 
@@ -213,10 +222,12 @@ bool install_from_env() {
     if (std::getenv("PHASELOOP_TRACE_PID") == nullptr)
       ::setenv("PHASELOOP_TRACE_PID", std::to_string(::getpid()).c_str(), 1);
     s.origin_ns = loop::hrtime();
-    catch_if_default(SIGTERM);
-    catch_if_default(SIGINT);
   }
   if (!s.stats && s.trace_path.empty()) return false;
+  // A process ended by SIGTERM or SIGINT (left at their default action)
+  // still reports: its statistics and its timeline.
+  catch_if_default(SIGTERM);
+  catch_if_default(SIGINT);
   set_loop_observer({opened, closing});
   std::atexit(at_exit);
   return true;

@@ -20,19 +20,29 @@ status=0
 fail() { echo "FAIL $*"; status=1; }
 
 cat > "$tmp/prog.c" <<'C'
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <uv.h>
 static int fired;
+static int term;
 static uv_work_t work;
 static void on_close(uv_handle_t* h) { (void)h; }
-static void on_timer(uv_timer_t* t) { if (++fired == 3) uv_close((uv_handle_t*)t, on_close); }
+static void on_timer(uv_timer_t* t) {
+  if (++fired == 3) {
+    if (term) raise(SIGTERM);
+    uv_close((uv_handle_t*)t, on_close);
+  }
+}
 static void do_work(uv_work_t* w) { (void)w; }
 static void after_work(uv_work_t* w, int status) { (void)w; (void)status; }
 int main(int argc, char** argv) {
   uv_loop_t* loop = uv_default_loop();
   uv_timer_t t;
+  term = argc > 1 && strcmp(argv[1], "term") == 0;
   printf("version %s\n", uv_version_string());
+  fflush(stdout);
   uv_timer_init(loop, &t);
   uv_timer_start(&t, on_timer, 1, 1);
   uv_queue_work(loop, &work, do_work, after_work);
@@ -56,6 +66,16 @@ grep -q "timeline $tmp/run1.json" "$tmp/err1" || fail "the summary does not name
 grep -q "phaseloop stats: pid" "$tmp/err1" || fail "the summary has no statistics table"
 grep -q "exited with status 3" "$tmp/err1" || fail "the summary does not give the exit status"
 grep -q "version 1\.[0-9]*\.[0-9]*-phaseloop" "$tmp/out1" || fail "the program did not run on the drop-in: $(cat "$tmp/out1")"
+
+# A program ended by SIGTERM (at its default action) still reports its
+# statistics and writes its timeline.
+(cd "$tmp" && "$phaseloop" trace -o term.json -- ./prog term > out9 2> err9)
+rc=$?
+[ $rc = 143 ] || fail "SIGTERM: exit status $rc, wanted 143"
+grep -q "was killed by signal 15" "$tmp/err9" || fail "SIGTERM: the summary does not say so: $(cat "$tmp/err9")"
+grep -q "phaseloop stats: pid" "$tmp/err9" || fail "SIGTERM: no statistics table: $(cat "$tmp/err9")"
+"$check" "$tmp/term.json" --phases timers > "$tmp/log" || { fail "SIGTERM: the timeline:"; cat "$tmp/log"; }
+[ "$status" = 0 ] && echo "ok: trace -- ./prog term: killed by SIGTERM, statistics and timeline kept"
 
 # A child that opens loops too writes FILE.<pid>; --html writes the pages;
 # --profile reaches the program.
