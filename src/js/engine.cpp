@@ -289,10 +289,15 @@ void engine::run_main_cb(void* self) {
     return;
   }
   if (e.opts_.print) {
-    // node -p: console.log(the value).
+    // node -p: console.log(the value). A failure (the script replaced
+    // console) is an uncaught exception, as in Node.
     JS::RootedObject global(cx, JS::CurrentGlobalOrNull(cx));
     JS::RootedValue console(cx), log(cx);
-    if (!JS_GetProperty(cx, global, "console", &console) || !console.isObject()) e.uncaught();
+    if (!JS_GetProperty(cx, global, "console", &console)) return e.uncaught();
+    if (!console.isObject()) {
+      JS_ReportErrorASCII(cx, "console is not an object");
+      return e.uncaught();
+    }
     JS::RootedObject console_obj(cx, &console.toObject());
     if (!JS_GetProperty(cx, console_obj, "log", &log) || !JS::Call(cx, console, log, JS::HandleValueArray(rval), &rval))
       e.uncaught();
