@@ -14,10 +14,12 @@
 # program that runs on phaseloop and reports the emulated version (77
 # without cmake).
 #
-# Environment (from make check): MAKE, abs_top_builddir, CC, CXX, SAN_FLAGS
+# Environment (from make check): MAKE, abs_top_builddir, srcdir, CC, CXX,
+# SAN_FLAGS, STDCXX_STATIC
 # (a sanitizer build's library needs its programs built with them too).
 set -u
 build=${abs_top_builddir:?}
+src=$(cd "${srcdir:-.}" && pwd)/test/install
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/install.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 dest=$tmp/root
@@ -47,38 +49,11 @@ PKG_CONFIG_SYSROOT_DIR=$dest
 export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
 unset PKG_CONFIG_LIBDIR
 
-cat > "$tmp/prog.c" <<'C'
-#include <stdio.h>
-#include <uv.h>
-static int fired;
-static void on_timer(uv_timer_t* t) { fired++; uv_close((uv_handle_t*)t, NULL); }
-int main(void) {
-  uv_loop_t loop;
-  uv_timer_t t;
-  if (uv_loop_init(&loop) || uv_timer_init(&loop, &t) || uv_timer_start(&t, on_timer, 1, 0)) return 1;
-  uv_run(&loop, UV_RUN_DEFAULT);
-  printf("%s hex=%s fired=%d close=%d\n", uv_version_string(),
-         uv_version() == UV_VERSION_HEX ? "same" : "different", fired, uv_loop_close(&loop));
-  return 0;
-}
-C
-cat > "$tmp/prog.cpp" <<'CXX'
-#include <cstdio>
-#include <phaseloop/phaseloop.hpp>
-int main() {
-  phaseloop::loop loop;
-  phaseloop::timer t(loop);
-  static int fired = 0;
-  t.start([](phaseloop::timer* self) { ++fired; self->close(nullptr); }, 1, 0);
-  loop.run();
-  std::printf("fired=%d close=%d\n", fired, loop.close());
-}
-CXX
 # shellcheck disable=SC2046
-${CC:-cc} ${SAN_FLAGS:-} -o "$tmp/prog_c" "$tmp/prog.c" $(pkg-config --cflags --libs phaseloop-uv) 2> "$tmp/cc.log" ||
+${CC:-cc} ${SAN_FLAGS:-} -o "$tmp/prog_c" "$src/prog.c" $(pkg-config --cflags --libs phaseloop-uv) 2> "$tmp/cc.log" ||
   { cat "$tmp/cc.log"; fail "the C program does not build with pkg-config phaseloop-uv"; }
 # shellcheck disable=SC2046
-${CXX:-c++} -std=c++20 ${SAN_FLAGS:-} -o "$tmp/prog_cxx" "$tmp/prog.cpp" $(pkg-config --cflags --libs phaseloop) 2> "$tmp/cxx.log" ||
+${CXX:-c++} -std=c++20 ${SAN_FLAGS:-} -o "$tmp/prog_cxx" "$src/prog.cpp" $(pkg-config --cflags --libs phaseloop) 2> "$tmp/cxx.log" ||
   { cat "$tmp/cxx.log"; fail "the C++ program does not build with pkg-config phaseloop"; }
 out=$(LD_LIBRARY_PATH=$dest$libdir "$tmp/prog_c") || fail "the C program failed: $out"
 echo "C (phaseloop-uv.pc): $out"
@@ -89,9 +64,10 @@ case $out in "$uv_version-phaseloop hex=same "*) ;; *) fail "the C program built
 ldd_out=$(LD_LIBRARY_PATH=$dest$libdir ldd "$tmp/prog_c")
 printf '%s\n' "$ldd_out" | grep -q "$dest$libdir/libphaseloop-uv.so" || fail "the C program is not linked with the installed libphaseloop-uv: $ldd_out"
 # A C program does not load the C++ runtime (libphaseloop-uv has it
-# inside; a sanitizer build keeps it shared, as the sanitizer runtimes
-# need it anyway).
-if [ -z "${SAN_FLAGS:-}" ]; then
+# inside, unless configure was given --disable-static-libstdcxx; a
+# sanitizer build keeps it shared, as the sanitizer runtimes need it
+# anyway).
+if [ -n "${STDCXX_STATIC:-}" ]; then
   ! printf '%s\n' "$ldd_out" | grep -q "libstdc++" || fail "the C program maps libstdc++.so: $ldd_out"
 fi
 out=$(LD_LIBRARY_PATH=$dest$libdir "$tmp/prog_cxx") || fail "the C++ program failed: $out"
@@ -111,7 +87,7 @@ PKG_CONFIG_PATH=$shaped/lib/pkgconfig
 v=$(pkg-config --modversion libuv) || fail "pkg-config libuv finds nothing in $PKG_CONFIG_PATH"
 [ "$v" = "$uv_version" ] || fail "pkg-config libuv says $v, not the emulated $uv_version"
 # shellcheck disable=SC2046
-${CC:-cc} ${SAN_FLAGS:-} -o "$tmp/prog_uvpc" "$tmp/prog.c" $(pkg-config --cflags --libs libuv) 2> "$tmp/cc.log" ||
+${CC:-cc} ${SAN_FLAGS:-} -o "$tmp/prog_uvpc" "$src/prog.c" $(pkg-config --cflags --libs libuv) 2> "$tmp/cc.log" ||
   { cat "$tmp/cc.log"; fail "the C program does not build with pkg-config libuv"; }
 out=$(LD_LIBRARY_PATH=$dest$libdir "$tmp/prog_uvpc") || fail "the C program (libuv.pc) failed: $out"
 echo "C (libuv.pc): $out"
@@ -124,21 +100,7 @@ if ! command -v cmake > /dev/null 2>&1; then
   exit 77
 fi
 mkdir -p "$tmp/cm"
-cp "$tmp/prog.c" "$tmp/cm/prog.c"
-cat > "$tmp/cm/CMakeLists.txt" <<'CMAKE'
-cmake_minimum_required(VERSION 3.13)
-project(uses_libuv C)
-find_package(libuv 1.40 REQUIRED)
-add_executable(with_uv prog.c)
-target_link_libraries(with_uv PRIVATE libuv::uv)
-add_executable(with_uv_a prog.c)
-target_link_libraries(with_uv_a PRIVATE uv_a)
-find_package(PkgConfig REQUIRED)
-pkg_check_modules(UV REQUIRED IMPORTED_TARGET libuv>=1.40)
-add_executable(with_pkg prog.c)
-target_link_libraries(with_pkg PRIVATE PkgConfig::UV)
-file(WRITE "${CMAKE_BINARY_DIR}/found.txt" "${libuv_VERSION} ${UV_VERSION}\n")
-CMAKE
+cp "$src/prog.c" "$src/cm/CMakeLists.txt" "$tmp/cm/"
 unset PKG_CONFIG_PATH
 # shellcheck disable=SC2086
 { cmake -S "$tmp/cm" -B "$tmp/cm/build" -DCMAKE_PREFIX_PATH="$shaped" -DCMAKE_C_FLAGS="${SAN_FLAGS:-}" \
