@@ -3,7 +3,8 @@
 # What the drop-in libuv.so.1 costs a program, against real libuv: the
 # library's size (text, data, bss; and the file) and the resident set of
 # a small libuv program at exit (bench/footprint/footprint.c, one binary
-# built against Debian's uv.h), run alternately on each library; then
+# built against Debian's uv.h), run alternately on each library, and the
+# instructions of one run (callgrind, with valgrind installed); then
 # what one more started handle of each kind adds to the heap and to the
 # resident set (bench/footprint/handles.c, the same way).
 #
@@ -74,6 +75,16 @@ line file_bytes "$(stat -L -c %s "$real")" "$(stat -L -c %s "$dropin/libuv.so.1"
 strip -o "$tmp/stripped.so" "$dropin/libuv.so.1"
 line stripped_bytes "$(stat -L -c %s "$real")" "$(stat -c %s "$tmp/stripped.so")"
 line exports "$(nm -D --defined-only "$real" | wc -l)" "$(nm -D --defined-only "$dropin/libuv.so.1" | wc -l)"
+# Instructions of one whole run of the program, the dynamic loader's work
+# and the libraries' initialisation included (callgrind), when valgrind
+# is installed.
+if command -v valgrind > /dev/null 2>&1; then
+  instructions() {
+    env ${1:+LD_LIBRARY_PATH=$1} valgrind --tool=callgrind --callgrind-out-file=/dev/null "$tmp/footprint" 2>&1 > /dev/null |
+      sed -n 's/.*Collected : *//p'
+  }
+  line run_instr "$(instructions)" "$(instructions "$dropin")"
+fi
 echo "(libuv: $real; phaseloop: $dropin/libuv.so.1; median of $rounds runs each, alternating)"
 
 # Per handle: bytes one more started handle adds (heap in use, resident set).

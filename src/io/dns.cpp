@@ -22,10 +22,17 @@
 // callback keeps libuv's place among the pool's completions.
 //
 // A lookup without a callback runs the same steps on the calling thread.
+//
+// A program (or a preloaded library) may define getaddrinfo, getnameinfo
+// or freeaddrinfo itself: a test suite's mock resolver, say. libuv calls
+// getaddrinfo (getnameinfo) once per request, with the caller's hints, on
+// a pool thread, and such a program relies on it. Then paths 1 and 2 are
+// left out, and every request makes that one call (resolver_interposed).
 
 #include "phaseloop/dns.hpp"
 
 #include <arpa/inet.h>
+#include <dlfcn.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <poll.h>
@@ -59,6 +66,30 @@ namespace {
 
 // Returned by the local steps when only a lookup can answer.
 constexpr int need_lookup = 1;
+
+// True when getaddrinfo, getnameinfo or freeaddrinfo, as this library's
+// calls reach them, are not the C library's own: defined by the program
+// or by a preloaded library. A sanitizer's runtime, which wraps them and
+// calls the C library's, does not count.
+bool resolver_interposed() noexcept {
+  static const bool interposed = [] {
+    void* libc = ::dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+    if (libc == nullptr) return true;  // cannot tell: make the calls libuv makes
+    bool own = true;
+    for (const char* name : {"getaddrinfo", "getnameinfo", "freeaddrinfo"}) {
+      void* reached = ::dlsym(RTLD_DEFAULT, name);
+      if (reached == ::dlsym(libc, name)) continue;
+      Dl_info info{};
+      const char* file = ::dladdr(reached, &info) != 0 && info.dli_fname != nullptr ? info.dli_fname : "";
+      if (std::strstr(file, "/libasan.so") == nullptr && std::strstr(file, "/libubsan.so") == nullptr &&
+          std::strstr(file, "/libtsan.so") == nullptr)
+        own = false;
+    }
+    ::dlclose(libc);
+    return !own;
+  }();
+  return interposed;
+}
 
 // The fields of `text` separated by any of `separators`, empty ones dropped.
 // (No iostreams here: they would pull libstdc++'s locale machinery into the
@@ -570,6 +601,14 @@ int lookup_addrinfo(const settings& s, const char* node, const char* service, co
   return r;
 }
 
+// The one call libuv makes, with the caller's hints (null or not).
+int plain_addrinfo(const settings& s, const char* node, const char* service, const addrinfo* hints,
+                   addrinfo** out) noexcept {
+  apply_on_this_thread(s);
+  errno = 0;
+  return from_glibc(::getaddrinfo(node, service, hints, out));
+}
+
 int lookup_nameinfo(const settings& s, const sockaddr* sa, socklen_t len, int flags, char* host,
                     char* service) noexcept {
   apply_on_this_thread(s);
@@ -590,7 +629,9 @@ struct detail::dns_query {
   bool lookup = false;       // the pool thread must ask glibc
   int status = 0;
   addrinfo* list = nullptr;  // getaddrinfo's result until delivered
-  addrinfo hints{};          // getaddrinfo's effective hints
+  addrinfo hints{};          // getaddrinfo's effective hints (the caller's when plain)
+  bool plain = false;        // one call, as libuv makes it (resolver_interposed)
+  bool null_hints = false;   // plain, and the caller gave no hints
   char* node = nullptr;      // getaddrinfo's name and service (copies)
   char* service = nullptr;
   socklen_t addrlen = 0;     // getnameinfo's address length
@@ -645,7 +686,8 @@ struct detail::resolver final : loop_part {
     auto& q = reinterpret_cast<dns_query&>(t);
     if (!q.lookup) return;
     if (q.owner->type() == req_type::getaddrinfo) {
-      q.status = lookup_addrinfo(q.config, q.node, q.service, q.hints, q.generation, &q.list);
+      q.status = q.plain ? plain_addrinfo(q.config, q.node, q.service, q.null_hints ? nullptr : &q.hints, &q.list)
+                         : lookup_addrinfo(q.config, q.node, q.service, q.hints, q.generation, &q.list);
     } else {
       auto& r = static_cast<getnameinfo_req&>(*q.owner);
       q.status = lookup_nameinfo(q.config, reinterpret_cast<const sockaddr*>(&r.storage_), q.addrlen, r.flags_,
@@ -701,15 +743,20 @@ struct detail::resolver final : loop_part {
 
   static int getaddrinfo(getaddrinfo_req& req, const char* node, const char* service,
                          const addrinfo* hints) noexcept {
-    const addrinfo h = effective_hints(hints);
+    const bool plain = resolver_interposed();
+    const addrinfo h = plain ? (hints != nullptr ? *hints : addrinfo{}) : effective_hints(hints);
     addrinfo* list = nullptr;
     std::uint64_t gen = UINT64_MAX;
-    int r = local_addrinfo(node, service, hints, h, &list);
-    if (r == need_lookup && (list = answer_cache::get().find(node, service, h, &gen)) != nullptr) r = 0;
+    int r = need_lookup;
+    if (!plain) {
+      r = local_addrinfo(node, service, hints, h, &list);
+      if (r == need_lookup && (list = answer_cache::get().find(node, service, h, &gen)) != nullptr) r = 0;
+    }
     if (req.cb_ == nullptr) {
       if (r == need_lookup) {
         try {
-          r = lookup_addrinfo(settings_for(settings_of(req.loop_)), node, service, h, gen, &list);
+          const settings s = settings_for(settings_of(req.loop_));
+          r = plain ? plain_addrinfo(s, node, service, hints, &list) : lookup_addrinfo(s, node, service, h, gen, &list);
         } catch (...) {
           r = errc::no_memory;
         }
@@ -726,14 +773,16 @@ struct detail::resolver final : loop_part {
       return errc::no_memory;
     }
     q->hints = h;
+    q->plain = plain;
+    q->null_hints = plain && hints == nullptr;
     q->list = list;
     q->status = r;
     q->lookup = r == need_lookup;
     q->generation = gen;
     if (q->lookup) {
-      q->node = ::strdup(node);
+      q->node = node != nullptr ? ::strdup(node) : nullptr;
       q->service = service != nullptr ? ::strdup(service) : nullptr;
-      bool copied = q->node != nullptr && (service == nullptr || q->service != nullptr);
+      bool copied = (node == nullptr || q->node != nullptr) && (service == nullptr || q->service != nullptr);
       try {
         q->config = settings_for(&res->config);
       } catch (...) {
@@ -750,7 +799,7 @@ struct detail::resolver final : loop_part {
 
   static int getnameinfo(getnameinfo_req& req, socklen_t len) noexcept {
     const auto* sa = reinterpret_cast<const sockaddr*>(&req.storage_);
-    int r = local_nameinfo(sa, len, req.flags_, req.host_, req.service_);
+    int r = resolver_interposed() ? need_lookup : local_nameinfo(sa, len, req.flags_, req.host_, req.service_);
     if (req.cb_ == nullptr) {
       if (r == need_lookup) {
         try {

@@ -71,7 +71,9 @@ build() {
   # shellcheck disable=SC2046
   if cc -o "$tmp/prog_c" "$src/prog.c" $(pkg-config --cflags --libs phaseloop-uv) 2> "$tmp/log"; then
     expect_line "C program, pkg-config phaseloop-uv" "$tmp/prog_c"
-    ldd "$tmp/prog_c" | grep -q "$libdir/libphaseloop-uv.so.0" || bad "prog_c does not load $libdir/libphaseloop-uv.so.0"
+    # (/lib is /usr/lib on a merged-/usr system; ldd may say either.)
+    ldd "$tmp/prog_c" | grep -Eq "libphaseloop-uv\.so\.0 => (/usr)?/lib/$ma/libphaseloop-uv\.so\.0" ||
+      bad "prog_c does not load $libdir/libphaseloop-uv.so.0: $(ldd "$tmp/prog_c" | grep phaseloop)"
   else
     bad "cc ... \$(pkg-config --cflags --libs phaseloop-uv): $(cat "$tmp/log")"
   fi
