@@ -96,7 +96,7 @@ class trace_recorder : public hook {
 /// One loop's events in a trace file.
 struct trace_track {
   const trace_recorder* recorder;
-  std::string name;     ///< e.g. "loop 1 (thread 4321)"
+  std::string name;     ///< e.g. "main loop (thread 4321)", "worker loop 2 (thread 4325)"
   std::uint32_t id;     ///< its track (the "tid" of the format), unique per file
   long thread = 0;      ///< the loop's thread (gettid), 0 when unknown
 };

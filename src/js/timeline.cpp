@@ -53,7 +53,7 @@ bool timeline::finish() {
   if (done_) return true;
   done_ = true;
   loop_->remove_hook(rec_);
-  const trace_track track{&rec_, "loop (thread " + std::to_string(thread_) + ")", 1, thread_};
+  const trace_track track{&rec_, "main loop (thread " + std::to_string(thread_) + ")", 1, thread_};
   char name[64];
   std::snprintf(name, sizeof name, "phaseloop run (pid %ld)", static_cast<long>(::getpid()));
   if (const int r = write_chrome_trace(path_.c_str(), {&track, 1}, origin_ns_, name); r != 0) {

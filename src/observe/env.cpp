@@ -44,6 +44,7 @@ struct loop_entry {
   unsigned number = 0;    // 1, 2, ... in the order loops opened
   long thread = 0;        // the thread that opened it
   bool closed = false;
+  bool is_default = false;  // seen as the default loop (uv_default_loop()) while open
   loop_stats* stats = nullptr;
   trace_recorder* trace = nullptr;
 };
@@ -78,16 +79,39 @@ std::string trace_file() {
   return owner != nullptr && pid == owner ? path : path + "." + pid;
 }
 
+// The default loop is only known while it is open: noted whenever the
+// entries are looked at, before a closing loop forgets its owner.
+void note_default(loop_entry& e) {
+  if (e.owner != nullptr && e.owner == loop::default_loop_if_open()) e.is_default = true;
+}
+
+// A track's name says the loop's role: the main loop is the default loop,
+// or, in a process that never made one, the first loop opened on the main
+// thread; other loops are worker loops when they run on other threads.
+std::string track_name(const loop_entry& e, bool main) {
+  const std::string thread = " (thread " + std::to_string(e.thread) + ")";
+  if (main) return "main loop" + thread;
+  const std::string number = "loop " + std::to_string(e.number) + thread;
+  return e.thread == static_cast<long>(::getpid()) ? number : "worker " + number;
+}
+
 void write_trace() {
   std::lock_guard<std::recursive_mutex> lock(entries_mutex);
+  const loop_entry* main = nullptr;
+  for (loop_entry* e : entries()) {
+    note_default(*e);
+    if (e->is_default) main = e;
+  }
+  for (const loop_entry* e : entries())
+    if (main == nullptr && e->thread == static_cast<long>(::getpid())) main = e;
   std::vector<trace_track> tracks;
   for (const loop_entry* e : entries()) {
     if (e->trace == nullptr) continue;
-    tracks.push_back({e->trace, "loop " + std::to_string(e->number) + " (thread " + std::to_string(e->thread) + ")",
-                      e->number, e->thread});
+    tracks.push_back({e->trace, track_name(*e, e == main), e->number, e->thread});
   }
-  char name[64];
-  std::snprintf(name, sizeof name, "pid %ld", static_cast<long>(::getpid()));
+  // The program's name (argv[0]'s last part, as ps shows it) with its pid.
+  char name[128];
+  std::snprintf(name, sizeof name, "%s (pid %ld)", program_invocation_short_name, static_cast<long>(::getpid()));
   const std::string path = trace_file();
   if (int r = write_chrome_trace(path.c_str(), tracks, config().origin_ns, name); r != 0)
     std::fprintf(stderr, "phaseloop: cannot write the trace %s: %s\n", path.c_str(), std::strerror(-r));
@@ -145,6 +169,7 @@ void closing(loop& l) {
   bool traced = false;
   for (loop_entry* e : entries())
     if (e->owner == &l) {
+      note_default(*e);
       if (e->stats != nullptr) l.remove_hook(*e->stats);
       if (e->trace != nullptr) {
         e->trace->closing(l);

@@ -3,8 +3,11 @@
 # `phaseloop trace view`: the HTML page of a real trace, opened in real
 # headless Chromium (tools/install-browser-oracle's), loads without a
 # console error, draws the number of slices and flows test/observe/
-# trace_check counts in the trace, and answers the mouse (test/observe/html_view_browser.cjs).
-# PHASELOOP_SCREENSHOT=FILE.png keeps a screenshot (docs/images/ has one).
+# trace_check counts in the trace, and each of its features works: the
+# activity view, track titles, tooltips, legend, search and keys
+# (test/observe/html_view_browser.cjs says what it checks).
+# PHASELOOP_SCREENSHOTS=DIR keeps screenshots of the page there (the ones
+# in docs/images/ were made so: see docs/observe.md).
 #
 # Environment (from make check): CC, DIFF_PL_CFLAGS, DIFF_PL_LIBS,
 # PHASELOOP_BIN, abs_top_builddir, PHASELOOP_BROWSER_ORACLE_DIR.
@@ -13,12 +16,22 @@ here=$(cd "$(dirname "$0")" && pwd)
 check=${abs_top_builddir:?}/test/observe/trace_check
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/html-view.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# The page names tracks after the program: a name to look for.
+program=view-demo
 cat > "$tmp/prog.c" <<'C'
 #include <uv.h>
 static int fired;
 static uv_fs_t stat_req;
 static uv_work_t work[3];
-static void on_timer(uv_timer_t* t) { if (++fired == 5) uv_close((uv_handle_t*)t, NULL); }
+static uv_timer_t late;
+static void on_late(uv_timer_t* t) { uv_sleep(3); uv_close((uv_handle_t*)t, NULL); }
+static void on_timer(uv_timer_t* t) {
+  if (++fired < 5) return;
+  uv_close((uv_handle_t*)t, NULL);
+  /* After a long idle poll, 3 ms of work: what the activity view shows. */
+  uv_timer_init(t->loop, &late);
+  uv_timer_start(&late, on_late, 250, 0);
+}
 static void on_stat(uv_fs_t* r) { uv_fs_req_cleanup(r); }
 static void do_work(uv_work_t* w) { (void)w; uv_sleep(2); }
 static void after_work(uv_work_t* w, int status) { (void)w; (void)status; }
@@ -26,9 +39,22 @@ static void on_idle(uv_idle_t* h) { uv_close((uv_handle_t*)h, NULL); }
 static uv_async_t wake;
 static void on_wake(uv_async_t* a) { uv_close((uv_handle_t*)a, NULL); }
 static void sender(void* arg) { uv_sleep(3); uv_async_send(arg); }
+/* A loop on another thread, busier than the main loop (20 ms in one
+   callback): its track comes first. */
+static void on_busy(uv_timer_t* t) { uv_sleep(20); uv_close((uv_handle_t*)t, NULL); }
+static void worker_loop(void* arg) {
+  uv_loop_t loop;
+  uv_timer_t t;
+  (void)arg;
+  uv_loop_init(&loop);
+  uv_timer_init(&loop, &t);
+  uv_timer_start(&t, on_busy, 30, 0);
+  uv_run(&loop, UV_RUN_DEFAULT);
+  uv_loop_close(&loop);
+}
 int main(int argc, char** argv) {
   uv_loop_t* loop = uv_default_loop();
-  uv_thread_t thread;
+  uv_thread_t thread, worker;
   uv_timer_t t;
   uv_idle_t i;
   int k;
@@ -41,14 +67,16 @@ int main(int argc, char** argv) {
   for (k = 0; k < 3; k++) uv_queue_work(loop, &work[k], do_work, after_work);
   uv_async_init(loop, &wake, on_wake);
   uv_thread_create(&thread, sender, &wake);
+  uv_thread_create(&worker, worker_loop, NULL);
   uv_run(loop, UV_RUN_DEFAULT);
   uv_thread_join(&thread);
+  uv_thread_join(&worker);
   return uv_loop_close(loop);
 }
 C
 # shellcheck disable=SC2086
-${CC:-cc} $DIFF_PL_CFLAGS -o "$tmp/prog" "$tmp/prog.c" $DIFF_PL_LIBS || { echo "FAIL: build"; exit 1; }
-PHASELOOP_TRACE="$tmp/t.json" "$tmp/prog" || { echo "FAIL: the program failed"; exit 1; }
+${CC:-cc} $DIFF_PL_CFLAGS -o "$tmp/$program" "$tmp/prog.c" $DIFF_PL_LIBS || { echo "FAIL: build"; exit 1; }
+PHASELOOP_TRACE="$tmp/t.json" "$tmp/$program" || { echo "FAIL: the program failed"; exit 1; }
 "$check" "$tmp/t.json" --phases timers,poll --kinds timer,fs,async --jobs 4 --sends 1 > "$tmp/log" || { echo "FAIL: the trace:"; cat "$tmp/log"; exit 1; }
 slices=$(sed -n 's/.* \([0-9][0-9]*\) slices closed and nested.*/\1/p' "$tmp/log")
 flows=$(sed -n 's/.* \([0-9][0-9]*\) flows .*/\1/p' "$tmp/log")
@@ -67,4 +95,4 @@ if [ ! -x "${PHASELOOP_CHROMIUM:-/usr/bin/chromium}" ] || [ ! -f "$browser_dir/n
   echo "SKIP: the page was written and is self-contained; no Chromium and playwright-core to open it (run tools/install-browser-oracle)"
   exit 77
 fi
-node "$here/html_view_browser.cjs" "$tmp/t.html" "$slices" "$flows" ${PHASELOOP_SCREENSHOT:+"$PHASELOOP_SCREENSHOT"}
+node "$here/html_view_browser.cjs" "$tmp/t.html" "$slices" "$flows" "$program" ${PHASELOOP_SCREENSHOTS:+"$PHASELOOP_SCREENSHOTS"}
