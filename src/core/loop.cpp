@@ -412,8 +412,13 @@ void loop::take_posted_asyncs_() noexcept {
     async_ready_ = merge_asyncs_(async_ready_, posted);
     return;
   }
-  // During a pass: what it has still to visit, and what waits for the
-  // next (visited already, or initialised during this pass).
+  // During a pass: a send made after the pass began. libuv's pass reads
+  // the eventfd first, so such a send's write wakes the next poll, even
+  // when this pass calls the handle (and whoever takes the stack: the pass
+  // after a callback, or a close in a callback).
+  owe_wake_();
+  // What the pass has still to visit, and what waits for the next (visited
+  // already, or initialised during this pass).
   async* now = nullptr;
   async* later = nullptr;
   async** now_tail = &now;
@@ -496,10 +501,10 @@ bool loop::sweep_closed_asyncs_() noexcept {
 void loop::async_io_(loop& l, detail::io_watcher&, unsigned) {
   l.async_ready_ = merge_asyncs_(l.async_ready_, l.async_later_);
   l.async_later_ = nullptr;
+  l.take_posted_asyncs_();  // the sends that woke this pass (or came while awake)
   l.async_pass_ = true;
   l.async_cursor_ = 0;
   l.async_insert_after_ = nullptr;
-  l.take_posted_asyncs_();
   // A wake-up with nothing to visit and none owed is the late write of a
   // send an earlier pass took (a sender that found the loop about to sleep
   // just as the loop found its send), or of a send on the loop's thread
@@ -523,11 +528,9 @@ void loop::async_io_(loop& l, detail::io_watcher&, unsigned) {
     if (l.async_self_sent_ || l.async_posted_.load(std::memory_order_acquire) != nullptr) {
       // A send made during the callback: by the callback itself, or by
       // another thread before the callback returned (one it waited for,
-      // say). libuv's pass visits the handle if it is still ahead, and the
-      // send's write, after the pass read the eventfd, wakes its next poll
-      // even when this pass calls the handle.
+      // say). libuv's pass visits the handle if it is still ahead (and the
+      // send wakes the next poll: take_posted_asyncs_).
       l.async_self_sent_ = false;
-      l.owe_wake_();
       l.take_posted_asyncs_();
     }
   }
