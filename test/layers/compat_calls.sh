@@ -16,6 +16,8 @@ allowed='^(_ZN9phaseloop|_ZNK9phaseloop|_ZTVN9phaseloop|_ZTIN9phaseloop|_ZTSN9ph
 allowed="$allowed|_Znwm|_Znam|_ZdlPv|_ZdaPv|_ZSt7nothrow$|_ZTVN10__cxxabiv1|__cxa_|__gxx_personality_v0$|_Unwind_Resume$"
 allowed="$allowed|malloc$|calloc$|realloc$|free$|strdup$|strlen$|strchr$|strcmp$|memcpy$|memset$|memcmp$|snprintf$"
 allowed="$allowed|stdout$|stderr$"
+# The same, checked, when built with _FORTIFY_SOURCE (as distributions do).
+allowed="$allowed|__snprintf_chk$|__memcpy_chk$|__memset_chk$"
 # The sanitizer build's instrumentation.
 allowed="$allowed|__asan_|__ubsan_|__sanitizer_|__lsan_)"
 

