@@ -91,8 +91,8 @@ fi
 # failure).
 browser_dir=${PHASELOOP_BROWSER_ORACLE_DIR:-${abs_top_srcdir:-$here/../..}/.oracle/browser}
 if [ ! -x "${PHASELOOP_CHROMIUM:-/usr/bin/chromium}" ] || [ ! -f "$browser_dir/node_modules/playwright-core/package.json" ] ||
-   ! command -v node > /dev/null 2>&1; then
-  echo "SKIP: the page was written and is self-contained; no Chromium and playwright-core to open it (run tools/install-browser-oracle)"
+   ! node=$("${abs_top_srcdir:-$here/../..}/tools/harness-node" 2>&1); then
+  echo "SKIP: the page was written and is self-contained; no Chromium, playwright-core and Node >= 20 to open it (run tools/install-oracles and tools/install-browser-oracle)"
   exit 77
 fi
-node "$here/html_view_browser.cjs" "$tmp/t.html" "$slices" "$flows" "$program" ${PHASELOOP_SCREENSHOTS:+"$PHASELOOP_SCREENSHOTS"}
+"$node" "$here/html_view_browser.cjs" "$tmp/t.html" "$slices" "$flows" "$program" ${PHASELOOP_SCREENSHOTS:+"$PHASELOOP_SCREENSHOTS"}

@@ -8,7 +8,8 @@
 # Oracle (tools/install-browser-oracle puts both in place):
 #   ${PHASELOOP_CHROMIUM:-/usr/bin/chromium}, Debian's chromium, driven by
 #   playwright-core from ${PHASELOOP_BROWSER_ORACLE_DIR:-<repo>/.oracle/browser}
-#   through chromium.js (next to this file), run by the machine's `node`.
+#   through chromium.js (next to this file), run by a Node >= 20
+#   (tools/harness-node: playwright-core needs it).
 # Expects $oracle_lib_dir to be this file's directory. Also brings in
 # ../common.sh (oracle_scenario, oracle_abs, oracle_run, the scratch
 # directory, describe, show).
@@ -21,12 +22,15 @@ oracle_chromium=${PHASELOOP_CHROMIUM:-/usr/bin/chromium}
 # Per program run, Chromium's start included (chromium.js itself gives a
 # scenario PHASELOOP_BROWSER_TIMEOUT_MS, default 10 s, to print END).
 oracle_timeout=${PHASELOOP_ORACLE_TIMEOUT:-60}
+# The Node that runs chromium.js: one >= 20 (tools/harness-node), empty
+# when there is none (oracle_check says why).
+oracle_node=$("$oracle_repo/tools/harness-node" 2> /dev/null) || oracle_node=
 
 # oracle_check: print why the browser oracle cannot run (one line) and
 # return 1, or return 0 silently.
 oracle_check() {
-  if ! command -v node > /dev/null 2>&1; then
-    echo "no \`node\` on PATH; chromium.js needs Node.js (>= 18)"
+  if [ -z "$oracle_node" ]; then
+    "$oracle_repo/tools/harness-node" 2>&1 > /dev/null
     return 1
   fi
   if [ ! -x "$oracle_chromium" ]; then
@@ -59,7 +63,7 @@ oracle_header() {
 oracle_chromium_run() {
   local dir=$1 out=$2 err=$3
   shift 3
-  oracle_run "$dir" "$out" "$err" node "$oracle_lib_dir/chromium.js" "$@"
+  oracle_run "$dir" "$out" "$err" "$oracle_node" "$oracle_lib_dir/chromium.js" "$@"
 }
 
 # oracle_chromium_answer DIR OUT ERR SCENARIO: real Chromium's first answer,
@@ -69,7 +73,7 @@ oracle_chromium_answer() {
   local dir=$1 out=$2 err=$3
   shift 3
   oracle_run_real "$(oracle_chromium_label)" \
-    "$dir" "$out" "$err" node "$oracle_lib_dir/chromium.js" "$@"
+    "$dir" "$out" "$err" "$oracle_node" "$oracle_lib_dir/chromium.js" "$@"
 }
 
 # oracle_chromium_label: what names Chromium's answers in the cache.
@@ -80,5 +84,5 @@ oracle_chromium_label() {
 # oracle_chromium_version: "Chromium X.Y.Z.W" (empty when it cannot start).
 oracle_chromium_version() {
   env -u NODE_OPTIONS timeout -k 5 "$oracle_timeout" \
-    node "$oracle_lib_dir/chromium.js" --version 2> /dev/null
+    "$oracle_node" "$oracle_lib_dir/chromium.js" --version 2> /dev/null
 }
