@@ -146,7 +146,7 @@ int main(void) {
 
   uv_queue_work(loop, &work, on_work, on_work_done);
   uv_fs_stat(loop, &stat_req, "/", on_stat);
-  uv_getaddrinfo(loop, &gai, on_getaddrinfo, "localhost", NULL, NULL);
+  uv_getaddrinfo(loop, &gai, on_getaddrinfo, "127.0.0.1", NULL, NULL);
   uv_ip4_addr("127.0.0.1", 0, &addr);
   uv_getnameinfo(loop, &gni, on_getnameinfo, (const struct sockaddr*)&addr, 0);
   CHECK(gni.loop == loop && gni.type == UV_GETNAMEINFO);
