@@ -282,14 +282,14 @@ NODE_PRELUDE = """\
 'use strict';
 const L = (s) => console.log(s);
 const W = new Int32Array(new SharedArrayBuffer(4));
-const S = () => { Atomics.wait(W, 0, 0, 3); };
+const S = () => { Atomics.wait(W, 0, 0, WAIT); };
 const H = {}, C = {}, F = {};
 """
 
 BROWSER_PRELUDE = """\
 'use strict';
 const L = (s) => console.log(s);
-const S = () => { const t = Date.now() + 3; while (Date.now() < t); };
+const S = () => { const t = Date.now() + WAIT; while (Date.now() < t); };
 const H = {}, C = {}, F = {};
 // What is pending; END once nothing is.
 const P = new Set();
@@ -505,8 +505,10 @@ class _Render:
             raise AssertionError(k)
 
 
-def js_program(p):
-    """The program's JavaScript text."""
+def js_program(p, wait=3):
+    """The program's JavaScript text; `wait` is the task-ending wait in ms
+    (3: the program as generated; other values serve to tell whether an
+    answer depends on timing, see paced())."""
     r = _Render(p)
     r.body(p.main, 0)
     if r.browser:
@@ -516,9 +518,9 @@ def js_program(p):
     head = ["// generated program: test/gen/jsgen.py, target %s, seed %d" % (p.target, p.seed)]
     if p.target == "browser":
         head.append("// oracle: browser")
-        head.append(BROWSER_PRELUDE)
+        head.append(BROWSER_PRELUDE.replace("WAIT", str(wait)))
     else:
-        head.append(NODE_PRELUDE)
+        head.append(NODE_PRELUDE.replace("WAIT", str(wait)))
         if "emitter" in r.needs:
             head.append("const E = new (require('events'))();")
         if "fs" in r.needs:
@@ -527,6 +529,15 @@ def js_program(p):
                         "JSON.stringify(r) : Array.isArray(r) ? '[' + r.sort().join(',') + ']' : r.isFile ? "
                         "(r.isFile() ? 'file ' + r.size : 'dir') : String(r);")
     return "\n".join(head + r.lines) + "\n"
+
+
+def with_wait(text, wait):
+    """A program's text (js_program's) with the task-ending wait set to
+    `wait` ms."""
+    for prelude in (NODE_PRELUDE, BROWSER_PRELUDE):
+        line = next(x for x in prelude.splitlines(True) if "WAIT" in x)
+        text = text.replace(line.replace("WAIT", "3"), line.replace("WAIT", str(wait)))
+    return text
 
 
 def reduce(p, disagrees):
