@@ -93,7 +93,7 @@ bool resolver_interposed() noexcept {
 
 // The fields of `text` separated by any of `separators`, empty ones dropped.
 // (No iostreams here: they would pull libstdc++'s locale machinery into the
-// drop-in libuv.so.1, which carries its own copy of libstdc++.)
+// drop-in libuv.so.1, which by default holds libstdc++ inside.)
 void split(std::string_view text, std::string_view separators, std::vector<std::string_view>& out) {
   out.clear();
   std::size_t at = 0;
