@@ -140,7 +140,7 @@ int uv_loop_configure(uv_loop_t* loop, uv_loop_option option, ...) {
     case UV_LOOP_USE_IO_URING_SQPOLL:
       // libuv >= 1.49 takes it: file requests through io_uring where the
       // loop's profile waits for it (types.hpp, io_uring_use::automatic).
-      if (pl::process_version().minor < 49) return UV_ENOSYS;
+      if (!pl::behaviour_of(c_profile()).sqpoll_option) return UV_ENOSYS;
       L(loop).ask_io_uring();
       return 0;
   }

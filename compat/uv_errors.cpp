@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "phaseloop/behaviour.hpp"
 #include "phaseloop/types.hpp"
 #include "api.hpp"
 
@@ -34,7 +35,7 @@ char* copy_into(char* buf, size_t len, const char* text, int err) {
 // (codes named after 1.44 only from their version on), else null.
 // (libuv 1.53 numbers EFTYPE as Linux does.)
 int code_of(int err) {
-  if (phaseloop::process_version().minor < 53) return err;
+  if (!phaseloop::behaviour_of(phaseloop::profile_of(phaseloop::process_version())).eftype_as_linux) return err;
   if (err == PHASELOOP_EFTYPE_1_53) return PHASELOOP_EFTYPE;
   return err == PHASELOOP_EFTYPE ? 0 : err;
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "phaseloop/tty.hpp"
+#include "phaseloop/behaviour.hpp"
 #include "phaseloop/types.hpp"
 #include "phaseloop/wtf8.hpp"
 #include "api.hpp"
@@ -52,7 +53,7 @@ int uv_utf16_to_wtf8(const uint16_t* utf16, ssize_t utf16_len, char** wtf8_ptr, 
 // Not WTF-8: -1 up to libuv 1.52, UV_EINVAL from 1.53.
 ssize_t uv_wtf8_length_as_utf16(const char* wtf8) {
   const ssize_t n = phaseloop::wtf8_length_as_utf16(wtf8);
-  return n < 0 && phaseloop::profile_of(phaseloop::process_version()) >= phaseloop::profile::libuv_1_53 ? ssize_t{UV_EINVAL} : n;
+  return n < 0 && phaseloop::behaviour_of(phaseloop::profile_of(phaseloop::process_version())).wtf8_invalid_is_einval ? ssize_t{UV_EINVAL} : n;
 }
 void uv_wtf8_to_utf16(const char* wtf8, uint16_t* utf16, size_t utf16_len) {
   phaseloop::wtf8_to_utf16(wtf8, utf16, utf16_len);

@@ -89,11 +89,13 @@ struct phaseloop_metrics_s {
 
 static_assert(PHASELOOP_CB_RANDOM == static_cast<int>(pl::callback_kind::random));
 static_assert(pl::phase_count == 7 && PHASELOOP_PHASE_CLOSING == static_cast<int>(pl::phase::closing));
-static_assert(PHASELOOP_PROFILE_LIBUV_1_48 == static_cast<int>(pl::profile::libuv_1_48) &&
-              PHASELOOP_PROFILE_LIBUV_1_49 == static_cast<int>(pl::profile::libuv_1_49) &&
-              PHASELOOP_PROFILE_LIBUV_1_50 == static_cast<int>(pl::profile::libuv_1_50) &&
-              PHASELOOP_PROFILE_LIBUV_1_51 == static_cast<int>(pl::profile::libuv_1_51) &&
-              PHASELOOP_PROFILE_LIBUV_1_53 == static_cast<int>(pl::profile::libuv_1_53));
+// uv_phaseloop.h numbers each profile as the library does.
+constexpr int profile_number(int minor) { return static_cast<int>(pl::profile_of({1, minor, 0})); }
+static_assert(PHASELOOP_PROFILE_LIBUV_1_44 == profile_number(44) && PHASELOOP_PROFILE_LIBUV_1_45 == profile_number(45) &&
+              PHASELOOP_PROFILE_LIBUV_1_48 == profile_number(48) && PHASELOOP_PROFILE_LIBUV_1_49 == profile_number(49) &&
+              PHASELOOP_PROFILE_LIBUV_1_50 == profile_number(50) && PHASELOOP_PROFILE_LIBUV_1_51 == profile_number(51) &&
+              PHASELOOP_PROFILE_LIBUV_1_52 == profile_number(52) && PHASELOOP_PROFILE_LIBUV_1_53 == profile_number(53) &&
+              PHASELOOP_PROFILE_LIBUV_1_53 == static_cast<int>(pl::profile::newest));
 
 extern "C" {
 

@@ -19,6 +19,7 @@
 #include <mutex>
 
 #include "phaseloop/async.hpp"
+#include "phaseloop/behaviour.hpp"
 #include "phaseloop/detail/poller.hpp"
 #include "phaseloop/handle.hpp"
 #include "phaseloop/hooks.hpp"
@@ -135,6 +136,8 @@ class loop {
 
   /// The phase order this loop follows.
   phaseloop::profile order() const noexcept { return profile_; }
+  /// What this loop does where libuv versions differ (behaviour.hpp).
+  const behaviour& behaves() const noexcept { return behaviour_of(profile_); }
   /// Chooses the phase order; may be changed between runs.
   void set_order(phaseloop::profile p) noexcept { profile_ = p; }
 

@@ -3,6 +3,7 @@
 /// Everything phaseloop's C++ API offers, in one include.
 
 #include "phaseloop/async.hpp"
+#include "phaseloop/behaviour.hpp"
 #include "phaseloop/dns.hpp"
 #include "phaseloop/fs.hpp"
 #include "phaseloop/fs_event.hpp"

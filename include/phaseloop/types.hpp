@@ -62,7 +62,8 @@ enum class run_mode : int {
 /// behaviour that changed between the libuv versions phaseloop follows. A
 /// profile is named after the version that introduced its difference and
 /// holds the differences of every profile before it; the values are
-/// ordered, so `p >= profile::libuv_1_52` reads "1.52 or newer".
+/// ordered. What each one does is a row of named flags in behaviour.hpp
+/// (loop::behaves()), which is where the library reads it.
 enum class profile : int {
   /// libuv 1.44 (Debian 12): every iteration starts with the timers; ONCE
   /// runs them a second time at the end of the iteration.
@@ -128,7 +129,17 @@ struct libuv_version {
 
 /// The profile of a libuv version: the newest profile not newer than it
 /// (1.47 -> libuv_1_45). Versions before 1.44 get libuv_1_44.
-profile profile_of(libuv_version v) noexcept;
+constexpr profile profile_of(libuv_version v) noexcept {
+  if (v.major != 1) return v.major > 1 ? profile::newest : profile::libuv_1_44;
+  if (v.minor >= 53) return profile::libuv_1_53;
+  if (v.minor >= 52) return profile::libuv_1_52;
+  if (v.minor >= 51) return profile::libuv_1_51;
+  if (v.minor >= 50) return profile::libuv_1_50;
+  if (v.minor >= 49) return profile::libuv_1_49;
+  if (v.minor >= 48) return profile::libuv_1_48;
+  if (v.minor >= 45) return profile::libuv_1_45;
+  return profile::libuv_1_44;
+}
 
 /// Reads a libuv version as $PHASELOOP_PROFILE and `phaseloop trace
 /// --profile` take it: "libuv-1.50.0", "1.50", "libuv-1.44" (a version

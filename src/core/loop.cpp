@@ -347,7 +347,7 @@ void loop::wake_() noexcept {
 // reads the eventfd, so every write after a poll's wait is the next one's
 // event. Before 1.53 the pass reads it, and the send it calls with it.
 void loop::send_write_(bool own) noexcept {
-  if (profile_ >= profile::libuv_1_53 && (own || on_runner_())) owe_wake_();
+  if (behaves().eventfd_never_read && (own || on_runner_())) owe_wake_();
   wake_();
 }
 

@@ -24,18 +24,6 @@ const char* profile_name(profile p) noexcept {
   return nullptr;
 }
 
-profile profile_of(libuv_version v) noexcept {
-  if (v.major != 1) return v.major > 1 ? profile::newest : profile::libuv_1_44;
-  if (v.minor >= 53) return profile::libuv_1_53;
-  if (v.minor >= 52) return profile::libuv_1_52;
-  if (v.minor >= 51) return profile::libuv_1_51;
-  if (v.minor >= 50) return profile::libuv_1_50;
-  if (v.minor >= 49) return profile::libuv_1_49;
-  if (v.minor >= 48) return profile::libuv_1_48;
-  if (v.minor >= 45) return profile::libuv_1_45;
-  return profile::libuv_1_44;
-}
-
 // configure passes its --with-profile version (see configure.ac); a build
 // without it (a compiler run by hand) behaves as 1.44.2.
 #ifndef PHASELOOP_BUILD_UV_MINOR

@@ -73,7 +73,8 @@ int loop::run(run_mode mode) {
   bool alive_now = alive();
   if (!alive_now) update_time();
 
-  const bool newest = profile_ != profile::libuv_1_44;
+  const behaviour& b = behaves();
+  const bool newest = b.timers_after_closing;
 
   // libuv batches its epoll_ctl calls through io_uring from 1.45 on when
   // io_uring is not turned off ($UV_USE_IO_URING=0), from 1.50 on always.
@@ -82,8 +83,9 @@ int loop::run(run_mode mode) {
     const io_uring_use u = detail::io_uring_choice(*this);
     poller_.set_batching(u == io_uring_use::on || u == io_uring_use::sqpoll ||
                          (u == io_uring_use::automatic &&
-                          (profile_ >= profile::libuv_1_50 ||
-                           (profile_ >= profile::libuv_1_45 && detail::uv_use_io_uring_env() != 0))));
+                          (b.epoll_batching == uring_batching::always ||
+                           (b.epoll_batching == uring_batching::unless_env_off &&
+                            detail::uv_use_io_uring_env() != 0))));
   }
 
   // libuv >= 1.45 kept one timers pass before the first iteration of a
@@ -217,7 +219,7 @@ void loop::timers_pass_(bool before_loop) {
     t->again();  // a repeating timer is re-armed before its callback runs
     callback_<H>(phase::timers, callback_kind::timer, t, nullptr, [t] { t->cb_(t); });
   };
-  if (profile_ < profile::libuv_1_48) {
+  if (!behaves().timers_collected_then_run) {
     // Before 1.48 the pass takes one due timer at a time against the loop's
     // time as it is then, so a timer re-armed inside its callback runs again
     // in the same pass once it is due: with timeout 0, or when the callback
@@ -334,7 +336,7 @@ void loop::poll_pass_(int timeout) {
 
   // With the idle-time metric, libuv >= 1.45 first looks without waiting;
   // what that finds counts as events that were waiting.
-  bool peek = idle_metric_ && profile_ >= profile::libuv_1_45 && timeout != 0;
+  bool peek = idle_metric_ && behaves().idle_metric_peeks && timeout != 0;
   const int user_timeout = timeout;
   if (peek) timeout = 0;
 
@@ -460,7 +462,7 @@ void loop::poll_pass_(int timeout) {
         unsigned ev = events[i].events & (w->wanted | detail::io_error | detail::io_hangup);
         // An error or hang-up alone is reported as the events the watcher
         // asked for, so that a reader sees its read fail (libuv < 1.53).
-        if ((ev == detail::io_error || ev == detail::io_hangup) && profile_ < profile::libuv_1_53)
+        if ((ev == detail::io_error || ev == detail::io_hangup) && !behaves().error_alone_is_quiet)
           ev |= w->wanted & (detail::io_readable | detail::io_writable |
                              detail::io_read_hangup | detail::io_priority);
         if (ev == 0) continue;

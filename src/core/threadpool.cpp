@@ -52,7 +52,7 @@ class threadpool {
     if (threadpool* p = current_.load(std::memory_order_relaxed)) return *p;
     static const bool registered = pthread_atfork(nullptr, nullptr, &forget_in_child) == 0;
     (void)registered;
-    auto* p = new threadpool(size_from_env(), first != nullptr && first->order() >= profile::libuv_1_50);
+    auto* p = new threadpool(size_from_env(), first != nullptr && first->behaves().workers_named);
     current_.store(p, std::memory_order_release);
     return *p;
   }

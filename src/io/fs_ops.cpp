@@ -32,6 +32,8 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "phaseloop/behaviour.hpp"
+
 #ifndef FICLONE
 #define FICLONE _IOW(0x94, 9, int)  // <linux/fs.h>
 #endif
@@ -192,8 +194,8 @@ namespace {
 // leaves the time as it is and infinity sets it to now; before, and for any
 // value that does not fit, the nanosecond field is one the kernel rejects
 // (EINVAL), which is where libuv's conversion ends up on x86-64.
-timespec to_timespec(double t, profile p) noexcept {
-  if (p >= profile::libuv_1_51) {
+timespec to_timespec(double t, const behaviour& b) noexcept {
+  if (b.file_times_nan_infinity) {
     if (std::isnan(t)) return timespec{0, UTIME_OMIT};
     if (std::isinf(t)) return timespec{0, UTIME_NOW};
   }
@@ -201,7 +203,7 @@ timespec to_timespec(double t, profile p) noexcept {
   timespec ts;
   ts.tv_sec = static_cast<time_t>(t);
   ts.tv_nsec = static_cast<long>((t - static_cast<double>(ts.tv_sec)) * 1e9);
-  if (p < profile::libuv_1_52) ts.tv_nsec -= ts.tv_nsec % 1000;
+  if (!b.file_times_nanoseconds) ts.tv_nsec -= ts.tv_nsec % 1000;
   if (ts.tv_nsec < 0) {
     ts.tv_nsec += 1000000000;
     ts.tv_sec -= 1;
@@ -212,7 +214,8 @@ timespec to_timespec(double t, profile p) noexcept {
 }  // namespace
 
 ssize_t set_times(int fd, const char* path, int at_flags, double atime, double mtime, profile p) noexcept {
-  const timespec ts[2] = {to_timespec(atime, p), to_timespec(mtime, p)};
+  const behaviour& b = behaviour_of(p);
+  const timespec ts[2] = {to_timespec(atime, b), to_timespec(mtime, b)};
   if (path == nullptr) return checked(::futimens(fd, ts));
   return checked(::utimensat(AT_FDCWD, path, ts, at_flags));
 }

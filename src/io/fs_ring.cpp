@@ -52,11 +52,13 @@ namespace {
 bool wanted_by_profile(const loop& l) noexcept {
   const bool asked = l.io_uring_asked();
   const int env = detail::uv_use_io_uring_env();
-  const profile p = l.order();
-  if (p < profile::libuv_1_45) return false;
-  if (p <= profile::libuv_1_48) return env != 0;
-  if (p == profile::libuv_1_49) return asked && env != 0;
-  return asked && env > 0;
+  switch (l.behaves().files_through_uring) {
+    case uring_files::never: return false;
+    case uring_files::unless_env_off: return env != 0;
+    case uring_files::asked_unless_env_off: return asked && env != 0;
+    case uring_files::asked_and_env_on: return asked && env > 0;
+  }
+  return false;
 }
 
 // How loop `l` does its file requests: io_uring_use::off (the
@@ -277,8 +279,8 @@ struct fs_ring final : loop_part {
     // rename, unlink, mkdir, link and symlink; 1.49.1 ftruncate. (Profile
     // libuv_1_45 stands for 1.45 to 1.47, with 1.46's set; libuv_1_44,
     // whose libuv had no io_uring, takes the newest.)
-    const profile p = owner().order();
-    if (op == op_ftruncate && p >= profile::libuv_1_45 && p < profile::libuv_1_49) return false;
+    const behaviour& b = owner().behaves();
+    if (op == op_ftruncate && !b.uring_ftruncate) return false;
     switch (q.fs_type_) {
       case fs_type::open:
         io_uring_prep_openat(&sqe, AT_FDCWD, q.path_, q.flags_ | O_CLOEXEC, static_cast<mode_t>(q.mode_));
@@ -316,7 +318,7 @@ struct fs_ring final : loop_part {
         // count, which it refuses (EINVAL) unless the length is 0; 1.52
         // put it right (libuv's fd89e63f2). Each profile makes its
         // version's request.
-        if (p < profile::libuv_1_52)
+        if (!b.uring_ftruncate_length)
           io_uring_prep_rw(static_cast<int>(op_ftruncate), &sqe, q.file_, nullptr, static_cast<unsigned>(q.off_), 0);
         else
           io_uring_prep_rw(static_cast<int>(op_ftruncate), &sqe, q.file_, nullptr, 0, static_cast<std::uint64_t>(q.off_));

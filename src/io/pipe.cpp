@@ -122,7 +122,7 @@ int pipe::listen_(int backlog, connection_cb cb) noexcept {
 }
 
 void pipe::connect(connect_req& r, const char* path, connect_cb cb) noexcept {
-  if (loop_->order() >= profile::libuv_1_48) {
+  if (loop_->behaves().pipe_connect_checks) {
     // libuv 1.48 connects through connect2's checks: a bad name (an empty
     // one) fails in the callback, without a socket.
     sockaddr_un a;
@@ -188,7 +188,7 @@ int pipe::name_(bool peer, char* buffer, std::size_t* size) const noexcept {
   // Nowhere to write is refused (libuv 1.50 also refuses a size of 0;
   // before, that asked for the size needed).
   if (buffer == nullptr || size == nullptr) return errc::invalid;
-  if (*size == 0 && loop_->order() >= profile::libuv_1_50) return errc::invalid;
+  if (*size == 0 && loop_->behaves().pipe_name_size_zero_invalid) return errc::invalid;
   if (is_closing() || watcher_.fd == -1) {
     *size = 0;
     return -EBADF;
@@ -207,7 +207,7 @@ int pipe::name_(bool peer, char* buffer, std::size_t* size) const noexcept {
   const bool abstract = a.sun_path[0] == 0;
   if (abstract) n = len - offsetof(sockaddr_un, sun_path);
   else n = strnlen(a.sun_path, sizeof a.sun_path);
-  const std::size_t room = abstract && loop_->order() >= profile::libuv_1_49 ? n : n + 1;
+  const std::size_t room = abstract && loop_->behaves().abstract_name_exact ? n : n + 1;
   if (room > *size) {
     *size = room;
     return -ENOBUFS;

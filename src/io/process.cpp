@@ -533,7 +533,7 @@ int process::spawn(const process_options& o) noexcept {
   const int r = start_child_(o);
   // libuv >= 1.52 takes a handle whose spawn failed off the loop's list:
   // uv_walk no longer sees it (it may still be closed).
-  if (r != 0 && loop_->order() >= profile::libuv_1_52) detail::loop_seam::unlist(*loop_, *this);
+  if (r != 0 && loop_->behaves().failed_spawn_unlisted) detail::loop_seam::unlist(*loop_, *this);
   return r;
 }
 
@@ -564,7 +564,7 @@ int process::start_child_(const process_options& o) noexcept {
   // overrides (the posix_spawn path keeps an older profile's execvp
   // lookup).
   loop& l = *loop_;
-  const bool newest = l.order() >= profile::libuv_1_53;
+  const bool newest = l.behaves().children_by_posix_spawn;
   const spawn_choice asked = spawn_asked();
   bool use_spawn = (o.flags & (process_options::set_uid | process_options::set_gid)) == 0 &&
                    (asked == spawn_choice::posix_spawn || (asked == spawn_choice::profile && newest));
@@ -659,7 +659,7 @@ void process::reap_(phaseloop::signal* s, int) {
     if (r > 0) {
       p->status_ = status;
       // libuv >= 1.53 marks the pid as gone (kill() then reports ESRCH).
-      if (l.order() >= profile::libuv_1_53) p->flags_ |= reaped_flag;
+      if (l.behaves().reaped_bit) p->flags_ |= reaped_flag;
       kids->running.erase(*p);
       exited.push_back(*p);
     }

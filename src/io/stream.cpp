@@ -152,12 +152,12 @@ int stream::open_(int fd, std::uint32_t flags) noexcept {
 
 bool stream::reading_() const noexcept {
   // The bit is only ever set before 1.53.
-  return (flags_ & reading_flag) != 0 || (read_cb_ != nullptr && loop_->order() >= profile::libuv_1_53);
+  return (flags_ & reading_flag) != 0 || (read_cb_ != nullptr && loop_->behaves().no_reading_bit);
 }
 
 void stream::end_reading_() noexcept {
   flags_ &= ~reading_flag;
-  if (loop_->order() >= profile::libuv_1_53) {
+  if (loop_->behaves().no_reading_bit) {
     read_cb_ = nullptr;
     alloc_cb_ = nullptr;
   }
@@ -167,7 +167,7 @@ int stream::read_start(stream_alloc_cb alloc, read_cb cb) noexcept {
   if (alloc == nullptr || cb == nullptr || is_closing()) return errc::invalid;
   if (reading_()) return -EALREADY;
   if (!(flags_ & readable_flag)) return -ENOTCONN;
-  if (loop_->order() < profile::libuv_1_53) flags_ |= reading_flag;
+  if (!loop_->behaves().no_reading_bit) flags_ |= reading_flag;
   flags_ &= ~read_eof_flag;
   if (int r = watch_(read_events); r != 0) {
     flags_ &= ~reading_flag;
@@ -319,7 +319,7 @@ int stream::try_write2(const fs_buf bufs[], unsigned nbufs, handle* send) noexce
   if (connect_req_ != nullptr || write_queue_size_ != 0) return errc::again;
   if (write_error_ != 0) [[unlikely]] return write_error_;  // see write_()
   // libuv checks the handle to send as write2 does from 1.53 only.
-  if (int err = check_before_write_(nbufs, loop_->order() >= profile::libuv_1_53 ? send : nullptr); err < 0) return err;
+  if (int err = check_before_write_(nbufs, loop_->behaves().try_write2_checks_handle ? send : nullptr); err < 0) return err;
   const ssize_t n = try_write_(bufs, nbufs, send);
   return static_cast<int>(n);
 }
@@ -395,7 +395,7 @@ void stream::write_() {
       if (r->index_ == r->nbufs_) {
         finish_write_(*r);
         if (write_queue_.empty()) return;
-        if (more < 0) more = loop_->order() >= profile::libuv_1_45 ? 32 : 0;
+        if (more < 0) more = loop_->behaves().writes_go_on ? 32 : 0;
         if (more-- > 0) continue;
         return;
       }
@@ -462,7 +462,7 @@ int stream::shutdown(shutdown_req& r, shutdown_cb cb) noexcept {
   detail::loop_seam::started(*loop_, r, this);
   shutdown_req_ = &r;
   // libuv 1.44 also keeps the state in the handle's flags (gone in 1.45).
-  if (loop_->order() == profile::libuv_1_44) flags_ |= shutting_flag;
+  if (loop_->behaves().keeps_shutting_bit) flags_ |= shutting_flag;
   flags_ &= ~writable_flag;
   if (write_queue_.empty()) feed_();
   return 0;
@@ -532,16 +532,16 @@ void stream::refused_(int err, unsigned events) {
 
 // A hang-up reported: reads and end of file as the loop's libuv does.
 void stream::hangup_(unsigned events) {
-  const profile p = loop_->order();
-  if (p < profile::libuv_1_52 && !(events & (detail::io_readable | detail::io_error))) {
+  const behaviour& b = loop_->behaves();
+  if (!b.reads_on_readiness && !(events & (detail::io_readable | detail::io_error))) {
     read_(events);
     if (watcher_.fd == -1) return;
   }
   // The peer is gone, and no EOF was seen yet: before 1.52, a hang-up after
   // a short read; from 1.52, a hang-up with nothing readable (1.53 also
   // counts a read hang-up).
-  const unsigned hangup = detail::io_hangup | (p >= profile::libuv_1_53 ? detail::io_read_hangup : 0u);
-  const bool gone = p < profile::libuv_1_52 ? (flags_ & read_partial_flag) != 0 : !(events & detail::io_readable);
+  const unsigned hangup = detail::io_hangup | (b.read_hangup_ends_stream ? detail::io_read_hangup : 0u);
+  const bool gone = !b.reads_on_readiness ? (flags_ & read_partial_flag) != 0 : !(events & detail::io_readable);
   if ((events & hangup) && gone && reading_() && !(flags_ & read_eof_flag)) {
     const fs_buf empty{nullptr, 0};
     eof_(empty, events);

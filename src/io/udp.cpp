@@ -127,7 +127,7 @@ int udp::bind(const sockaddr* addr, unsigned flags) noexcept {
 
 int udp::bind_(const sockaddr* addr, socklen_t len, unsigned flags) noexcept {
   unsigned known = udp_ipv6only | udp_reuseaddr | udp_linux_recverr;
-  if (loop_->order() >= profile::libuv_1_49) known |= udp_reuseport;
+  if (loop_->behaves().udp_bind_reuseport) known |= udp_reuseport;
   if (flags & ~known) return errc::invalid;
   if ((flags & udp_ipv6only) && addr->sa_family != AF_INET6) return errc::invalid;
   if (io_.fd == -1) {
@@ -217,7 +217,7 @@ int udp::send(udp_send& r, const fs_buf bufs[], unsigned nbufs, const sockaddr* 
   // No buffer at all sends an empty datagram; libuv 1.53 refuses it (and
   // more than 2^20 buffers), as 1.44 asserted.
   if ((nbufs != 0 && bufs == nullptr) || is_closing()) return errc::invalid;
-  if (loop_->order() >= profile::libuv_1_53 && (nbufs == 0 || nbufs > max_send_bufs)) return errc::invalid;
+  if (loop_->behaves().udp_send_checks_buffers && (nbufs == 0 || nbufs > max_send_bufs)) return errc::invalid;
   if (addr != nullptr)
     if (int e = ensure_bound_(addr->sa_family, 0); e != 0) return e;
 
@@ -319,7 +319,7 @@ socklen_t address_length(const sockaddr* a) {
 
 int udp::try_send2(unsigned count, fs_buf* bufs[], unsigned nbufs[], sockaddr* addrs[], unsigned flags) noexcept {
   if (count < 1 || flags != 0) return errc::invalid;
-  if (loop_->order() >= profile::libuv_1_53)
+  if (loop_->behaves().udp_send_checks_buffers)
     for (unsigned i = 0; i < count; i++)
       if (nbufs[i] < 1 || nbufs[i] > max_send_bufs) return errc::invalid;
   if (send_queue_count_ != 0) return errc::again;
@@ -354,7 +354,7 @@ int udp::try_send(const fs_buf bufs[], unsigned nbufs, const sockaddr* addr) noe
   const int len = check_destination(flags_ & connected_flag, addr);
   if (len < 0) return len;
   if (nbufs == 0 || bufs == nullptr || is_closing()) return errc::invalid;
-  if (nbufs > max_send_bufs && loop_->order() >= profile::libuv_1_53) return errc::invalid;
+  if (nbufs > max_send_bufs && loop_->behaves().udp_send_checks_buffers) return errc::invalid;
   if (send_queue_count_ != 0) return errc::again;
   if (addr != nullptr)
     if (int e = ensure_bound_(addr->sa_family, 0); e != 0) return e;

@@ -34,9 +34,12 @@ bool parse_mode(std::string_view name, mode& out) noexcept {
 }
 
 phaseloop::profile loop_profile(mode m) noexcept {
-  // Node 10 and 11 shipped libuv 1.2x/1.3x (timers first); Node 20 ships
-  // libuv >= 1.45 (timers after the closing phase).
-  return m == mode::current ? profile::libuv_1_45 : profile::libuv_1_44;
+  // The libuv each Node was released on: 10.24.1 on 1.34.2, 11.15.0 on
+  // 1.27.0 (both timers first), 20.20.2 on 1.46.0 (timers after the
+  // closing phase).
+  return profile_of(m == mode::node10 ? libuv_version{1, 34, 2}
+                    : m == mode::node11 ? libuv_version{1, 27, 0}
+                                        : libuv_version{1, 46, 0});
 }
 
 bool has_queue_microtask(mode m) noexcept { return m != mode::node10; }

@@ -26,6 +26,7 @@
 #include <algorithm>
 
 #include "os/files.hpp"
+#include "phaseloop/behaviour.hpp"
 #include "phaseloop/os.hpp"
 
 namespace phaseloop::os {
@@ -380,13 +381,14 @@ uint64_t rlimit_limit() {
 }  // namespace
 
 std::uint64_t constrained_memory(profile p) noexcept {
-  if (p == profile::libuv_1_44) {
+  const behaviour& b = behaviour_of(p);
+  if (!b.memory_from_own_cgroup) {
     const uint64_t v = read_u64("/sys/fs/cgroup/memory/memory.limit_in_bytes");
     return v == UINT64_MAX ? 0 : v;
   }
   char cgroups[1024];
   const uint64_t cgroup = own_cgroups(cgroups) ? cgroup_limit(cgroups) : 0;
-  if (p < profile::libuv_1_52) return cgroup;
+  if (!b.memory_from_rlimits) return cgroup;
   const uint64_t rl = rlimit_limit();
   if (cgroup == 0) return rl;
   if (rl == 0) return cgroup;
