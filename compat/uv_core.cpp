@@ -238,22 +238,7 @@ uv_req_type uv_req_get_type(const uv_req_t* req) { return req->type; }
 void* uv_req_get_data(const uv_req_t* req) { return req->data; }
 void uv_req_set_data(uv_req_t* req, void* data) { req->data = data; }
 
-int uv_cancel(uv_req_t* req) {
-  switch (req->type) {
-    case UV_WORK:
-      return as<pl::work>(req).cancel();
-    case UV_FS:
-      return as<pl::fs_req>(req).cancel();
-    case UV_GETADDRINFO:
-      return as<pl::getaddrinfo_req>(req).cancel();
-    case UV_GETNAMEINFO:
-      return as<pl::getnameinfo_req>(req).cancel();
-    case UV_RANDOM:
-      return as<pl::random_req>(req).cancel();
-    default:
-      return UV_EINVAL;
-  }
-}
+int uv_cancel(uv_req_t* req) { return as<pl::req>(req).cancel(); }
 
 // ---- timers ---------------------------------------------------------------
 

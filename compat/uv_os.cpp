@@ -115,17 +115,12 @@ int uv_socketpair(int type, int protocol, uv_os_sock_t fds[2], int flags0, int f
   return os::make_socketpair(type, protocol, fds, (flags0 & UV_NONBLOCK_PIPE) != 0, (flags1 & UV_NONBLOCK_PIPE) != 0);
 }
 
-// SO_SNDBUF / SO_RCVBUF of a TCP, pipe or UDP handle.
-static int socket_buffer(uv_handle_t* handle, bool send, int* value) {
-  if (handle == nullptr || value == nullptr) return UV_EINVAL;
-  if (handle->type != UV_TCP && handle->type != UV_NAMED_PIPE && handle->type != UV_UDP) return UV_ENOTSUP;
-  uv_os_fd_t fd;
-  if (const int r = uv_fileno(handle, &fd); r != 0) return r;
-  return os::socket_buffer_size(fd, send, value);
+int uv_send_buffer_size(uv_handle_t* handle, int* value) {
+  return handle == nullptr ? UV_EINVAL : as<pl::handle>(handle).socket_buffer_size(true, value);
 }
-
-int uv_send_buffer_size(uv_handle_t* handle, int* value) { return socket_buffer(handle, true, value); }
-int uv_recv_buffer_size(uv_handle_t* handle, int* value) { return socket_buffer(handle, false, value); }
+int uv_recv_buffer_size(uv_handle_t* handle, int* value) {
+  return handle == nullptr ? UV_EINVAL : as<pl::handle>(handle).socket_buffer_size(false, value);
+}
 
 // ---- system -------------------------------------------------------------------
 

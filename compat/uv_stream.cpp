@@ -267,16 +267,8 @@ int uv_tty_get_vterm_state(uv_tty_vtermstate_t*) { return UV_ENOTSUP; }
 // ---- descriptors --------------------------------------------------------------
 
 int uv_fileno(const uv_handle_t* handle, uv_os_fd_t* fd) {
-  int f;
-  switch (handle->type) {
-    case UV_TCP:
-    case UV_NAMED_PIPE:
-    case UV_TTY: f = reinterpret_cast<const pl::stream*>(handle)->fd(); break;
-    case UV_UDP: f = reinterpret_cast<const pl::udp*>(handle)->fd(); break;
-    case UV_POLL: f = reinterpret_cast<const pl::poll*>(handle)->fd(); break;
-    default: return UV_EINVAL;
-  }
-  if (reinterpret_cast<const pl::handle*>(handle)->is_closing() || f == -1) return UV_EBADF;
+  const int f = as<const pl::handle>(handle).fileno();
+  if (f < 0) return f;
   *fd = f;
   return 0;
 }

@@ -49,6 +49,14 @@ class handle {
   bool has_ref() const noexcept { return flags_ & ref_flag; }
   /// True for handles the loop made for itself (hidden from walk()).
   bool is_internal() const noexcept { return flags_ & internal_flag; }
+  /// The descriptor the handle works on (TCP, pipe, TTY, UDP and poll
+  /// handles; libuv's uv_fileno): errc::invalid for a type without one,
+  /// errc::bad_fd while it has none or once it is closing.
+  int fileno() const noexcept;
+  /// SO_SNDBUF (`send`) or SO_RCVBUF of a TCP, pipe or UDP handle's socket:
+  /// read into *value when it is 0, else set to it (libuv's
+  /// uv_send_buffer_size); errc::not_supported for other types.
+  int socket_buffer_size(bool send, int* value) const noexcept;
   /// Makes the handle keep the loop alive while active. Idempotent.
   void ref() noexcept;
   /// Stops the handle from keeping the loop alive. Idempotent.

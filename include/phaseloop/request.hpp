@@ -26,6 +26,11 @@ class req {
   /// What kind of request this is. (libuv: `type`, offset 8.)
   req_type type() const noexcept { return type_; }
 
+  /// Cancels a request of the threadpool (work, fs, getaddrinfo,
+  /// getnameinfo, random) that no worker has taken yet, as its own
+  /// cancel() does; errc::invalid for the other kinds.
+  int cancel() noexcept;
+
  protected:
   explicit req(req_type t) noexcept : type_(t) {}
   ~req() = default;

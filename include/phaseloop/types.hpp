@@ -240,6 +240,7 @@ inline constexpr int again = PHASELOOP_EAGAIN;
 inline constexpr int not_supported = PHASELOOP_ENOTSUP;
 inline constexpr int no_such_process = PHASELOOP_ESRCH;
 inline constexpr int eof = PHASELOOP_EOF;
+inline constexpr int bad_fd = PHASELOOP_EBADF;
 }  // namespace errc
 
 /// libuv's short name of an error code ("EINVAL", "EOF", ...). For codes

@@ -3,6 +3,7 @@
 // active/ref accounting that decides whether the loop is alive, and close().
 
 #include "phaseloop/loop.hpp"
+#include "phaseloop/os.hpp"
 #include "phaseloop/udp.hpp"
 #include "phaseloop/fs_event.hpp"
 #include "phaseloop/fs_poll.hpp"
@@ -72,6 +73,27 @@ int handle::close(close_cb cb) noexcept {
   }
   loop_->make_close_pending_(*this);
   return 0;
+}
+
+int handle::fileno() const noexcept {
+  int fd;
+  switch (type_) {
+    case handle_type::tcp:
+    case handle_type::named_pipe:
+    case handle_type::tty: fd = static_cast<const stream*>(this)->fd(); break;
+    case handle_type::udp: fd = static_cast<const udp*>(this)->fd(); break;
+    case handle_type::poll: fd = static_cast<const poll*>(this)->fd(); break;
+    default: return errc::invalid;
+  }
+  return is_closing() || fd == -1 ? errc::bad_fd : fd;
+}
+
+int handle::socket_buffer_size(bool send, int* value) const noexcept {
+  if (value == nullptr) return errc::invalid;
+  if (type_ != handle_type::tcp && type_ != handle_type::named_pipe && type_ != handle_type::udp)
+    return errc::not_supported;
+  const int fd = fileno();
+  return fd < 0 ? fd : os::socket_buffer_size(fd, send, value);
 }
 
 }  // namespace phaseloop

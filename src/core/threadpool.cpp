@@ -32,6 +32,9 @@
 #include "core/internal.hpp"
 #include "core/loop_impl.hpp"
 #include "core/fatal.hpp"
+#include "phaseloop/dns.hpp"
+#include "phaseloop/fs.hpp"
+#include "phaseloop/random.hpp"
 
 namespace phaseloop::detail {
 
@@ -347,6 +350,18 @@ void loop::work_done_(async* a) {
   if (n > 1) {
     l.events_handled_ += n - 1;
     if (l.poll_wait_ == 0) l.events_waiting_ += n - 1;
+  }
+}
+
+// The pool's request types, each with its own cancel().
+int req::cancel() noexcept {
+  switch (type_) {
+    case req_type::work: return static_cast<work*>(this)->cancel();
+    case req_type::fs: return static_cast<fs_req*>(this)->cancel();
+    case req_type::getaddrinfo: return static_cast<getaddrinfo_req*>(this)->cancel();
+    case req_type::getnameinfo: return static_cast<getnameinfo_req*>(this)->cancel();
+    case req_type::random: return static_cast<random_req*>(this)->cancel();
+    default: return errc::invalid;
   }
 }
 
