@@ -66,6 +66,33 @@ inline constexpr int socktype = PHASELOOP_EAI_SOCKTYPE;  ///< ai_socktype not su
 /// list is allocated as the C library's own). Null is fine.
 void free_addrinfo(struct addrinfo* ai) noexcept;
 
+/// What getaddrinfo_req and getnameinfo_req share, at libuv's offsets: the
+/// loop and the lookup in flight.
+class dns_req : public req {
+ public:
+  /// Cancels the request while it is queued on the threadpool (as libuv
+  /// does: it never starts): its callback then gets eai::canceled (and no
+  /// list). Canceling again before that callback ran succeeds too (and
+  /// moves it to the back of the completion queue, as in libuv).
+  /// errc::busy once a pool thread took it (it is inside the C library's
+  /// lookup), for a request not in flight, or a synchronous one. Loop
+  /// thread only.
+  int cancel() noexcept;
+  /// The loop given to start(). (libuv: `loop`, offset 64.)
+  phaseloop::loop* owner() const noexcept { return loop_; }
+
+ protected:
+  explicit dns_req(req_type t) noexcept : req(t) {}
+  ~dns_req() = default;
+
+  friend struct detail::resolver;
+  friend struct detail::dns_access;
+
+  phaseloop::loop* loop_ = nullptr;       // offset 64
+  detail::dns_query* query_ = nullptr;    // the lookup in flight
+  void* unused_[4] = {};                  // the rest of libuv's work_req
+};
+
 class getaddrinfo_req;
 /// Runs in the poll phase: `status` is 0 with `res` the result list, which
 /// the callee owns (free it with free_addrinfo), or an error (eai::*, or
@@ -73,9 +100,9 @@ class getaddrinfo_req;
 using getaddrinfo_cb = void (*)(getaddrinfo_req*, int status, struct addrinfo* res);
 
 /// getaddrinfo(3) on the loop. libuv: uv_getaddrinfo_t.
-class getaddrinfo_req : public req {
+class getaddrinfo_req : public dns_req {
  public:
-  getaddrinfo_req() noexcept : req(req_type::getaddrinfo) {}
+  getaddrinfo_req() noexcept : dns_req(req_type::getaddrinfo) {}
 
   /// Looks up `node` (a name or numeric address; null: the loopback
   /// address, or the wildcard with AI_PASSIVE) and `service` (a name or a
@@ -87,30 +114,17 @@ class getaddrinfo_req : public req {
   /// Without: one of those, or the lookup's result (0 and addrinfo()).
   int start(loop* l, getaddrinfo_cb cb, const char* node, const char* service,
             const struct addrinfo* hints) noexcept;
-  /// Cancels the request while it is queued on the threadpool (as libuv
-  /// does: it never starts): its callback then gets eai::canceled and no
-  /// list. Canceling again before that callback ran succeeds too (and
-  /// moves it to the back of the completion queue, as in libuv).
-  /// errc::busy once a pool thread took it (it is inside the C library's
-  /// lookup), for a request not in flight, or a synchronous one. Loop
-  /// thread only.
-  int cancel() noexcept;
 
   /// The result list of the last lookup (null until it succeeded); the
   /// caller frees it with free_addrinfo. (libuv: `addrinfo`.)
   struct addrinfo* addrinfo() const noexcept { return addrinfo_; }
   /// The last lookup's status: 0 or an error. (libuv: `retcode`.)
   int status() const noexcept { return retcode_; }
-  /// The loop given to start(). (libuv: `loop`, offset 64.)
-  phaseloop::loop* owner() const noexcept { return loop_; }
 
  private:
   friend struct detail::resolver;
   friend struct detail::dns_access;
 
-  phaseloop::loop* loop_ = nullptr;       // offset 64
-  detail::dns_query* query_ = nullptr;    // the lookup in flight
-  void* unused_[4] = {};                  // the rest of libuv's work_req
   getaddrinfo_cb cb_ = nullptr;           // offset 112
   // libuv's hints, hostname, service: copies it frees before the callback,
   // so a program only ever sees them null.
@@ -126,9 +140,9 @@ class getnameinfo_req;
 using getnameinfo_cb = void (*)(getnameinfo_req*, int status, const char* host, const char* service);
 
 /// getnameinfo(3) on the loop. libuv: uv_getnameinfo_t.
-class getnameinfo_req : public req {
+class getnameinfo_req : public dns_req {
  public:
-  getnameinfo_req() noexcept : req(req_type::getnameinfo) {}
+  getnameinfo_req() noexcept : dns_req(req_type::getnameinfo) {}
 
   /// Finds the host and service names of `addr` (an IPv4 or IPv6 socket
   /// address, copied) with getnameinfo's NI_* `flags`. With `cb`: 0, or
@@ -136,8 +150,6 @@ class getnameinfo_req : public req {
   /// errc::busy (in flight), errc::no_memory. Without: one of those, or
   /// the lookup's result (0 and host(), service()).
   int start(loop* l, getnameinfo_cb cb, const struct sockaddr* addr, int flags) noexcept;
-  /// As getaddrinfo_req::cancel(); the callback gets eai::canceled.
-  int cancel() noexcept;
 
   /// The host name found (valid once a lookup succeeded). (libuv: `host`.)
   const char* host() const noexcept { return host_; }
@@ -145,16 +157,11 @@ class getnameinfo_req : public req {
   const char* service() const noexcept { return service_; }
   /// The last lookup's status: 0 or an error. (libuv: `retcode`.)
   int status() const noexcept { return retcode_; }
-  /// The loop given to start(). (libuv: `loop`, offset 64.)
-  phaseloop::loop* owner() const noexcept { return loop_; }
 
  private:
   friend struct detail::resolver;
   friend struct detail::dns_access;
 
-  phaseloop::loop* loop_ = nullptr;       // offset 64
-  detail::dns_query* query_ = nullptr;    // the lookup in flight
-  void* unused_[4] = {};                  // the rest of libuv's work_req
   getnameinfo_cb cb_ = nullptr;           // offset 112
   // The fields below are libuv's, at libuv's offsets. Like libuv, start()
   // writes only the address's own bytes of `storage_`, and the names only

@@ -328,8 +328,9 @@ class fs_req : public req {
   friend struct detail::fs_access;
   friend struct detail::fs_ring;
 
-  static const detail::pool_ops pool_ops_;
-  static fs_req& of_(detail::pool_task& t) noexcept;
+  friend struct detail::pool_request<fs_req>;
+  void pool_run_() noexcept;
+  void pool_done_(int status) noexcept;
 
   int begin_(loop* l, fs_type t, fs_cb cb) noexcept;
   int set_path_(const char* path, bool always_copy) noexcept;

@@ -38,8 +38,9 @@ class random_req : public req {
   phaseloop::loop* owner() const noexcept { return loop_; }
 
  private:
-  static const detail::pool_ops pool_ops_;
-  static random_req& of_(detail::pool_task& t) noexcept;
+  friend struct detail::pool_request<random_req>;
+  void pool_run_() noexcept;
+  void pool_done_(int status) noexcept;
 
   phaseloop::loop* loop_ = nullptr;  // offset 64
   int status_ = 0;                   // the pool thread's result

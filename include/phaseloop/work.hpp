@@ -37,8 +37,9 @@ class work : public req {
  private:
   friend struct detail::loop_access;
   // How the pool drives a work request (threadpool.cpp).
-  static const detail::pool_ops pool_ops_;
-  static work& of_(detail::pool_task& t) noexcept;
+  friend struct detail::pool_request<work>;
+  void pool_run_() noexcept;
+  void pool_done_(int status) noexcept;
 
   phaseloop::loop* loop_ = nullptr;  // offset 64
   work_cb work_cb_ = nullptr;        // offset 72

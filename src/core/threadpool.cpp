@@ -288,36 +288,19 @@ namespace phaseloop {
 
 std::size_t loop::threadpool_queued() noexcept { return detail::pool_queued(); }
 
-work& work::of_(detail::pool_task& t) noexcept {
-  // offsetof on a class that is not standard-layout is conditionally
-  // supported; GCC and Clang support it (the C layer relies on it too).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  return detail::task_owner<work>(t, offsetof(work, task_));
-#pragma GCC diagnostic pop
-}
+void work::pool_run_() noexcept { work_cb_(this); }
 
-const detail::pool_ops work::pool_ops_ = {
-    [](detail::pool_task& t) {
-      work& w = of_(t);
-      w.work_cb_(&w);
-    },
-    [](detail::pool_task& t) -> loop& { return *of_(t).loop_; },
-    [](detail::pool_task& t, int status) {
-      work& w = of_(t);
-      if (after_work_cb cb = w.after_cb_)
-        w.loop_->poll_callback_(callback_kind::work_done, nullptr, &w, [cb, &w, status] { cb(&w, status); });
-    },
-    false,
-    [](detail::pool_task& t) -> const req* { return &of_(t); },
-};
+void work::pool_done_(int status) noexcept {
+  if (after_work_cb cb = after_cb_)
+    loop_->poll_callback_(callback_kind::work_done, nullptr, this, [cb, this, status] { cb(this, status); });
+}
 
 int work::queue(phaseloop::loop& l, work_cb fn, after_work_cb after) noexcept {
   if (fn == nullptr) return errc::invalid;
   loop_ = &l;
   work_cb_ = fn;
   after_cb_ = after;
-  const int r = detail::pool_submit(l, task_, pool_ops_);
+  const int r = detail::pool_submit(l, task_, detail::pool_request<work>::ops);
   if (r == 0) detail::loop_seam::started(l, *this, nullptr);
   return r;
 }
@@ -358,8 +341,8 @@ int req::cancel() noexcept {
   switch (type_) {
     case req_type::work: return static_cast<work*>(this)->cancel();
     case req_type::fs: return static_cast<fs_req*>(this)->cancel();
-    case req_type::getaddrinfo: return static_cast<getaddrinfo_req*>(this)->cancel();
-    case req_type::getnameinfo: return static_cast<getnameinfo_req*>(this)->cancel();
+    case req_type::getaddrinfo:
+    case req_type::getnameinfo: return static_cast<dns_req*>(this)->cancel();
     case req_type::random: return static_cast<random_req*>(this)->cancel();
     default: return errc::invalid;
   }

@@ -625,7 +625,7 @@ int lookup_nameinfo(const settings& s, const sockaddr* sa, socklen_t len, int fl
 struct detail::dns_query {
   pool_task task;            // the pool's queue, the completion queue; first member
   resolver* res = nullptr;
-  req* owner = nullptr;      // the request served
+  dns_req* owner = nullptr;  // the request served
   bool lookup = false;       // the pool thread must ask glibc
   int status = 0;
   addrinfo* list = nullptr;  // getaddrinfo's result until delivered
@@ -664,15 +664,12 @@ struct detail::resolver final : loop_part {
 
   // The pool trip (see the top of this file). The request is in flight
   // from here until its callback.
-  int submit(dns_query& q, req& r) noexcept {
+  int submit(dns_query& q, dns_req& r) noexcept {
     q.res = this;
     q.owner = &r;
     requests++;
     if (int e = pool_submit(l, q.task, ops); e != 0) {
-      if (r.type() == req_type::getaddrinfo)
-        static_cast<getaddrinfo_req&>(r).query_ = nullptr;
-      else
-        static_cast<getnameinfo_req&>(r).query_ = nullptr;
+      r.query_ = nullptr;
       delete &q;
       requests--;
       return e;
@@ -712,15 +709,15 @@ struct detail::resolver final : loop_part {
       if (q.list != nullptr) ::freeaddrinfo(q.list);
       q.list = nullptr;
     }
-    req& owner = *q.owner;
+    dns_req& owner = *q.owner;
     const int status = q.status;
     addrinfo* list = q.list;
     q.list = nullptr;
     r.requests--;
     delete &q;
+    owner.query_ = nullptr;
     if (owner.type() == req_type::getaddrinfo) {
       auto& g = static_cast<getaddrinfo_req&>(owner);
-      g.query_ = nullptr;
       g.retcode_ = status;
       g.addrinfo_ = list;
       // The callback may free the request: nothing touches it afterwards.
@@ -728,7 +725,6 @@ struct detail::resolver final : loop_part {
         loop_seam::complete(r.l, callback_kind::dns, nullptr, &g, [cb, &g, status, list] { cb(&g, status, list); });
     } else {
       auto& n = static_cast<getnameinfo_req&>(owner);
-      n.query_ = nullptr;
       n.retcode_ = status;
       const char* host = status == 0 ? n.host_ : nullptr;
       const char* service = status == 0 ? n.service_ : nullptr;
@@ -880,7 +876,7 @@ int getaddrinfo_req::start(loop* l, getaddrinfo_cb cb, const char* node, const c
   return detail::resolver::getaddrinfo(*this, node, service, hints);
 }
 
-int getaddrinfo_req::cancel() noexcept { return detail::resolver::cancel(query_); }
+int dns_req::cancel() noexcept { return detail::resolver::cancel(query_); }
 
 int getnameinfo_req::start(loop* l, getnameinfo_cb cb, const struct sockaddr* addr, int flags) noexcept {
   if (query_ != nullptr) return errc::busy;
@@ -899,8 +895,6 @@ int getnameinfo_req::start(loop* l, getnameinfo_cb cb, const struct sockaddr* ad
   retcode_ = 0;
   return detail::resolver::getnameinfo(*this, len);
 }
-
-int getnameinfo_req::cancel() noexcept { return detail::resolver::cancel(query_); }
 
 int configure_resolver(loop& l, const resolver_config& config) noexcept {
   return detail::resolver::configure(l, config);

@@ -8,7 +8,7 @@
 // retries the ones interrupted by a signal and stores the result where C
 // programs read uv_fs_t.result. A loop using io_uring hands the operations
 // its ring can do to the kernel instead (io/fs_ring.hpp). Completion
-// (fs_req::pool_ops_.done, or the ring's) runs in the poll phase and is
+// (fs_req::pool_done_, or the ring's) runs in the poll phase and is
 // reported to phase hooks as callback_kind::fs.
 
 #include "phaseloop/fs.hpp"
@@ -36,26 +36,14 @@ using namespace detail::fs_ops;
 
 // ---- the request ------------------------------------------------------------
 
-fs_req& fs_req::of_(detail::pool_task& t) noexcept {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  return detail::task_owner<fs_req>(t, offsetof(fs_req, task_));
-#pragma GCC diagnostic pop
-}
+void fs_req::pool_run_() noexcept { execute_(); }
 
-const detail::pool_ops fs_req::pool_ops_ = {
-    [](detail::pool_task& t) { of_(t).execute_(); },
-    [](detail::pool_task& t) -> loop& { return *of_(t).loop_; },
-    [](detail::pool_task& t, int status) {
-      fs_req& r = of_(t);
-      r.in_flight_ = false;
-      if (status == errc::canceled) r.result_ = errc::canceled;
-      // The callback may free the request: nothing touches it afterwards.
-      detail::loop_seam::complete(*r.loop_, callback_kind::fs, nullptr, &r, [&r] { r.cb_(&r); });
-    },
-    false,
-    [](detail::pool_task& t) -> const req* { return &of_(t); },
-};
+void fs_req::pool_done_(int status) noexcept {
+  in_flight_ = false;
+  if (status == errc::canceled) result_ = errc::canceled;
+  // The callback may free the request: nothing touches it afterwards.
+  detail::loop_seam::complete(*loop_, callback_kind::fs, nullptr, this, [this] { cb_(this); });
+}
 
 // libuv's INIT: every operation starts from a clean request.
 int fs_req::begin_(loop* l, fs_type t, fs_cb cb) noexcept {
@@ -134,7 +122,7 @@ int fs_req::submit_() noexcept {
     detail::loop_seam::started(*loop_, *this, nullptr);
     return 0;
   }
-  const int r = detail::pool_submit(*loop_, task_, pool_ops_);
+  const int r = detail::pool_submit(*loop_, task_, detail::pool_request<fs_req>::ops);
   if (r != 0) in_flight_ = false;
   else detail::loop_seam::started(*loop_, *this, nullptr);
   return r;

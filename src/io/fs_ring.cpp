@@ -231,7 +231,7 @@ struct fs_ring final : loop_part {
       std::free(q.ptr_);
       q.ptr_ = nullptr;
     }
-    if (int r = pool_submit(owner(), q.task_, fs_req::pool_ops_); r != 0) finish(q, r);
+    if (int r = pool_submit(owner(), q.task_, pool_request<fs_req>::ops); r != 0) finish(q, r);
   }
 
   bool submit(fs_req& q) noexcept {

@@ -80,6 +80,28 @@ T& task_owner(pool_task& t, std::size_t offset) noexcept {
   return *reinterpret_cast<T*>(reinterpret_cast<char*>(&t) - offset);
 }
 
+/// How the pool drives a request type R that holds its pool_task as
+/// `task_` and its loop as `loop_` (R befriends pool_request<R>): R's
+/// pool_run_() on a worker, its pool_done_(status) on the loop's thread.
+template <class R>
+struct pool_request {
+  static R& of(pool_task& t) noexcept {
+    // offsetof on a class that is not standard-layout is conditionally
+    // supported; GCC and Clang support it (the C layer relies on it too).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+    return task_owner<R>(t, offsetof(R, task_));
+#pragma GCC diagnostic pop
+  }
+  static constexpr pool_ops ops = {
+      [](pool_task& t) { of(t).pool_run_(); },
+      [](pool_task& t) -> phaseloop::loop& { return *of(t).loop_; },
+      [](pool_task& t, int status) { of(t).pool_done_(status); },
+      false,
+      [](pool_task& t) -> const phaseloop::req* { return &of(t); },
+  };
+};
+
 /// Threadpool entry points for request types (src/core/threadpool.cpp).
 /// Loop thread only.
 ///
