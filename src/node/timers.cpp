@@ -166,10 +166,24 @@ void runtime::insert_(timeout& t, double start) {
                      list},
                      "timers");
             // Node 10's timer wrap calls its processing again while the last
-            // call failed, and each call ends with a drain: after a tick's
-            // exception the rest is drained at once, not after the next
-            // callback. (The list itself may be gone by now.)
-            while (rt->drain_cut_) rt->drain();
+            // call failed, with a fresh now, and each call ends with a drain:
+            // after a tick's exception the list's timeouts due by then run
+            // at once (one refreshed in its callback, say), then the rest of
+            // the ticks. (A list that emptied is gone: its core timer is
+            // closing, and only the drain is left.)
+            while (rt->drain_cut_) {
+              if (c->is_closing()) {
+                rt->drain();
+                continue;
+              }
+              rt->drain_cut_ = false;
+              rt->call({[](void* a) {
+                         auto* x = static_cast<timer_list*>(a);
+                         x->rt_->list_fired_(*x);
+                       },
+                       list},
+                       "timers");
+            }
           },
           whole_ms(key), 0);
     } else {
