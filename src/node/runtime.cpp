@@ -176,11 +176,12 @@ void runtime::drain() {
     run_microtasks();
   } while (!ticks_.empty() ||
            (rejections_ && rejections_(*this, rejections_arg_) && !(threw_ && mode_ != mode::node10)));
-  if (threw_ && mode_ != mode::node10) {
+  if (threw_) {
     // An 'unhandledRejection' listener threw: the exception left
     // processTicksAndRejections as a tick's does. (Node 10's timers call
-    // their processing again at once, which drains again: its report goes
-    // on.)
+    // their processing again at once, which drains again: its report went
+    // on above.) Either way it is handled: the next native callback
+    // drains as usual.
     threw_ = false;
     if (mode_ == mode::current) drain_at_check_ = true;
   }
