@@ -158,20 +158,13 @@ void runtime::insert_(timeout& t, double start) {
           [](phaseloop::timer* c) {
             auto* list = static_cast<timer_list*>(c->data);
             runtime* rt = list->rt_;
-            rt->drain_cut_ = false;
-            rt->call({[](void* a) {
-                       auto* x = static_cast<timer_list*>(a);
-                       x->rt_->list_fired_(*x);
-                     },
-                     list},
-                     "timers");
             // Node 10's timer wrap calls its processing again while the last
             // call failed, with a fresh now, and each call ends with a drain:
             // after a tick's exception the list's timeouts due by then run
             // at once (one refreshed in its callback, say), then the rest of
             // the ticks. (A list that emptied is gone: its core timer is
             // closing, and only the drain is left.)
-            while (rt->drain_cut_) {
+            do {
               if (c->is_closing()) {
                 rt->drain();
                 continue;
@@ -183,7 +176,7 @@ void runtime::insert_(timeout& t, double start) {
                        },
                        list},
                        "timers");
-            }
+            } while (rt->drain_cut_);
           },
           whole_ms(key), 0);
     } else {
