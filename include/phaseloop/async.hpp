@@ -31,15 +31,13 @@ class async : public handle {
   friend class phaseloop::loop;
   friend class phaseloop::handle;
   friend struct detail::loop_access;
+  friend class detail::wakeup;
   void close_() noexcept;
   // Takes the pending state, spinning while a watched sender is between
   // its stamp and its wake-up. Returns true when the handle was pending.
   bool take_pending_() noexcept;
   // Marks the handle closed and waits until no sender is inside send().
   void wait_for_senders_() noexcept;
-  // Adds the handle to the loop's stack of handles made pending (any
-  // thread; once per change from idle).
-  void post_(phaseloop::loop& l) noexcept;
   // While the loop has hooks, a send that makes the handle pending stamps
   // its time and thread in the handle's spare words (spare_[0], [1]); the
   // loop takes them (0: no stamp) before the callback, for send hooks.

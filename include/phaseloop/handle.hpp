@@ -21,6 +21,7 @@ struct loop_access;
 struct signal_registry;
 struct resolver;
 class threadpool;
+class wakeup;
 }
 
 /// Called in the closing phase once a closed handle is finished with.

@@ -21,6 +21,7 @@
 #include "phaseloop/async.hpp"
 #include "phaseloop/behaviour.hpp"
 #include "phaseloop/detail/poller.hpp"
+#include "phaseloop/detail/wakeup.hpp"
 #include "phaseloop/handle.hpp"
 #include "phaseloop/hooks.hpp"
 #include "phaseloop/phase_handles.hpp"
@@ -139,7 +140,10 @@ class loop {
   /// What this loop does where libuv versions differ (behaviour.hpp).
   const behaviour& behaves() const noexcept { return behaviour_of(profile_); }
   /// Chooses the phase order; may be changed between runs.
-  void set_order(phaseloop::profile p) noexcept { profile_ = p; }
+  void set_order(phaseloop::profile p) noexcept {
+    profile_ = p;
+    apply_profile_();
+  }
 
   /// Attaches a hook (see hooks.hpp); it must outlive its attachment.
   /// False (and nothing done) when it is already attached to a loop.
@@ -179,7 +183,10 @@ class loop {
   /// cannot do (see docs/io_uring.md), and every request when io_uring is
   /// unavailable (old kernel, kernel.io_uring_disabled, seccomp, no memory
   /// for the ring: found out once per loop), run on the threadpool.
-  void set_io_uring(io_uring_use u) noexcept { io_uring_use_ = u; }
+  void set_io_uring(io_uring_use u) noexcept {
+    io_uring_use_ = u;
+    apply_profile_();
+  }
   io_uring_use io_uring() const noexcept { return io_uring_use_; }
   /// libuv's uv_loop_configure(UV_LOOP_USE_IO_URING_SQPOLL): what profiles
   /// libuv_1_49 to libuv_1_52 wait for before they use io_uring.
@@ -228,7 +235,14 @@ class loop {
   template <bool H> void timers_pass_(bool before_loop);
   template <bool H> void pending_pass_();
   template <bool H, handle_type K> void list_pass_(typename phase_handle<K>::list& l);
-  template <bool H> void poll_pass_(int timeout);
+  // The poll phase: the poller's changes, then rounds of a wait for a
+  // batch of events and its dispatch (src/core/run.cpp).
+  template <bool H> void poll_phase_(int timeout);
+  struct poll_round;
+  template <bool H> int flush_watches_(int timeout);
+  int wait_(poll_round& r, detail::io_event* events, bool& posted);
+  enum class batch_end : unsigned char { nothing, delivered, signals };
+  template <bool H> batch_end dispatch_(const detail::io_event* events, int n, bool posted, bool peeked);
   template <bool H> void closing_pass_();
   template <bool H, class F>
   void callback_(phase p, callback_kind k, handle* h, req* r, F&& f);
@@ -272,11 +286,10 @@ class loop {
   static void work_done_(async* a);
   int open_signal_pipe_() noexcept;
   int reopen_signal_pipe_() noexcept;  // after fork: a pipe of the child's own
-  void wake_() noexcept;  // any thread: makes poll return
-  // How the eventfd is watched: readable, edge-triggered (see wake_()).
-  static constexpr unsigned wake_events_ = detail::io_readable | detail::io_edge;
   async& wq_async_() noexcept { return *reinterpret_cast<async*>(wq_async_mem_); }
   signal& child_watcher_() noexcept { return *reinterpret_cast<signal*>(child_watcher_mem_); }
+  // What the profile and the io_uring choice decide once they are set.
+  void apply_profile_() noexcept;
 
   bool stop_flag_ = false;
   // Whether hooks are attached, for other threads (async senders stamp
@@ -306,81 +319,18 @@ class loop {
   idle::list idles_;
   prepare::list prepares_;
   check::list checks_;
-  async::list asyncs_;               // libuv's queue order (order_)
   watcher_list pending_;             // deferred I/O callbacks
   hook::list hooks_;
   hook* hook_next_ = nullptr;        // the next hook of the call in progress
 
   detail::poller poller_;
-  detail::io_watcher async_watcher_;   // eventfd: async sends, threadpool
   detail::io_watcher signal_watcher_;  // read end of the signal pipe
   int signal_pipe_write_ = -1;
-  // How many watchers the poller has with only the two above: a poll
-  // without waiting is skipped when it has no more and nothing was
-  // written to them since the last poll (`poll_hint_`, set after each
-  // write by async sends and the signal handler).
+  // How many watchers the poller has with only the eventfd and the signal
+  // pipe: a poll without waiting is skipped when it has no more and
+  // nothing was written to them since the last poll (wakeup::own_ready).
   unsigned base_watchers_ = 0;
-  std::atomic<bool> poll_hint_{true};
-  // See async_posted_. runner_ holds the low half of pthread_self() of
-  // run()'s caller: a thread that shares it with the loop's merely writes.
-  std::atomic<bool> awake_{false};
-  std::atomic<std::uint32_t> runner_{0};
-  // The stack of async handles made pending, pushed by their senders
-  // (async::post_); not empty tells the loop a send was made. While the
-  // loop is awake (`awake_`: from the end of a poll that watched only the
-  // loop's own descriptors to the start of the next wait or the end of
-  // run()), a send from another thread writes nothing to the eventfd: the
-  // next poll phase looks at the stack (and the lists a close moves it
-  // to) before it waits and takes the handle with no system call on
-  // either side. A sender that finds the loop about to sleep writes, as
-  // ever, and so does one on the loop's own thread (`runner_`, the
-  // thread in run()), so that the eventfd's place among the descriptors
-  // a poll reports is libuv's. (Each side stores its own, then reads the
-  // other's, sequentially consistent: a send is seen before the wait or
-  // wakes it.)
-  std::atomic<async*> async_posted_{nullptr};
-  // Before a wait on those two alone (and spin_part_'s descriptor), poll
-  // spins a while for an event (PHASELOOP_SPIN_US, 50 by default) when
-  // the last such wait ended by one that soon: a wake-up from another
-  // thread then costs no sleep.
-  bool spin_next_ = false;
-  // The async pass's flags (with its lists, below): a pass is running; one
-  // of its callbacks sent; a handle was initialised during it; a closed
-  // handle may still be on the lists; the last pass had a handle to
-  // visit, or a wake-up owed (below).
-  bool async_pass_ = false;
-  bool async_self_sent_ = false;
-  bool async_born_ = false;
-  bool async_closed_ = false;
-  bool async_found_ = false;
-  // A wake-up libuv's next poll would have, for a send no pass is left to
-  // call: one made by a callback of the pass (libuv writes after its pass
-  // read the eventfd), one to a handle closed before any pass saw it, and,
-  // as libuv 1.53 never reads the eventfd, any send made on the loop's
-  // thread. Each round of the poll phase (a wait or a look) takes what
-  // was owed before it into async_owed_now_, for its pass; what is owed
-  // during the round waits for the next. Set on the loop's thread only
-  // (atomic for the odd sender whose thread id shares runner_'s low half).
-  std::atomic<bool> async_owed_{false};
-  bool async_owed_now_ = false;
-  void owe_wake_() noexcept { async_owed_.store(true, std::memory_order_relaxed); }
-  bool spin_for_own_(std::uint64_t ns) noexcept;
-  void leave_awake_() noexcept;
-  // Whether a handle made pending waits for an async pass: on the stack,
-  // or on the lists a close moves the stack to (async_ready_ between
-  // passes; async_later_, the handles a pass has visited already, during
-  // one), or was closed there (async_owed_). `o` orders the read of the
-  // stack.
-  bool asyncs_waiting_(std::memory_order o) const noexcept {
-    return async_posted_.load(o) != nullptr || async_ready_ != nullptr || async_later_ != nullptr ||
-           async_owed_.load(std::memory_order_relaxed);
-  }
-  // Whether one of those would be readable now (a write, or a completion
-  // in spin_part_'s queue), without a system call.
-  bool own_ready_() const noexcept;
-  // Whether the calling thread is the one in run() (by runner_).
-  bool on_runner_() const noexcept;  // src/core/loop_impl.hpp
-  void send_write_(bool own) noexcept;
+  detail::wakeup wakeup_;  // async sends and the threadpool's completions
   // State the I/O subsystems keep per loop, made on first use (inotify,
   // resolver, accept's spare fd, running children): src/core/internal.hpp.
   detail::loop_part* parts_ = nullptr;
@@ -397,25 +347,6 @@ class loop {
   std::mutex wq_mutex_;                // guards wq_done_
   detail::pool_task::list wq_done_;    // finished pool requests, for the poll phase
   alignas(async) unsigned char wq_async_mem_[sizeof(async)];
-
-  // The async pass visits only the handles made pending, in queue order,
-  // as libuv's pass over every handle would call them (loop.cpp,
-  // async_io_). The loop's own lists of pending handles, linked through
-  // posted_next_ and ordered by order_: ready for the running (or next)
-  // pass, and, during a pass, held back for the next one.
-  async* async_ready_ = nullptr;
-  async* async_later_ = nullptr;
-  // During a pass: the order_ of the handle visited last, and the handle
-  // a handle initialised now goes after in the queue (nullptr: the front).
-  async* async_insert_after_ = nullptr;
-  std::uint64_t async_cursor_ = 0;
-  std::uint64_t async_next_order_ = 0;  // order_ of the last handle appended
-  void take_posted_asyncs_() noexcept;
-  void place_async_(async& a) noexcept;
-  bool sweep_closed_asyncs_() noexcept;
-  void renumber_asyncs_() noexcept;
-  static async* merge_asyncs_(async* a, async* b) noexcept;
-  static async* sort_asyncs_(async* list) noexcept;
 
   // SIGCHLD watcher (internal, unreferenced), started by the first spawn.
   alignas(signal) unsigned char child_watcher_mem_[sizeof(signal)];

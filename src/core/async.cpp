@@ -3,7 +3,7 @@
 // wakes the loop; the loop takes pending handles back to 0 and calls them.
 // Taking a handle does not wait for its sender's wake-up to be written:
 // that write may then wake a later wait, which the poll phase does not
-// count as an event (loop::async_io_, async_found_). But a
+// count as an event (detail::wakeup::found()). But a
 // sender touches the loop after the state change, so a callback may close
 // the handle, and the program free the loop, while the sender is still
 // on its way out: every sender past the cheap check counts itself in
@@ -38,18 +38,8 @@ inline void cpu_relax() noexcept {
 }  // namespace
 
 async::async(phaseloop::loop& l, async_cb cb) noexcept : handle(l, handle_type::async), cb_(cb) {
-  l.place_async_(*this);
+  l.wakeup_.place(*this);
   start_();
-}
-
-// A Treiber stack: only the loop takes from it, and all of it at once.
-void async::post_(phaseloop::loop& l) noexcept {
-  async* head = l.async_posted_.load(std::memory_order_relaxed);
-  do posted_next_ = head;
-  while (!l.async_posted_.compare_exchange_weak(head, this, std::memory_order_seq_cst, std::memory_order_relaxed));
-  // A callback of the async pass sent: the pass takes the stack after it,
-  // so that a handle it has still to visit runs in it.
-  if (detail::async_pass_loop == &l) l.async_self_sent_ = true;
 }
 
 int async::send() noexcept {
@@ -62,20 +52,14 @@ int async::send() noexcept {
   int expected = 0;
   if (l->watched_.load(std::memory_order_relaxed)) [[unlikely]] {
     if (pending_.compare_exchange_strong(expected, 1, std::memory_order_seq_cst)) {
-      post_(*l);
+      l->wakeup_.push(*this);
       stamp_send_();
-      l->send_write_(false);
+      l->wakeup_.write_for_send(false);
       pending_.store(2, std::memory_order_release);
     }
   } else if (pending_.compare_exchange_strong(expected, 2, std::memory_order_seq_cst)) {
-    // The push releases what the sender wrote before to the callback; the
-    // loop takes the stack with one read-modify-write, which synchronizes
-    // with every push before it.
-    post_(*l);
-    if (!l->awake_.load(std::memory_order_seq_cst))
-      l->send_write_(false);
-    else if (l->on_runner_())
-      l->send_write_(true);
+    l->wakeup_.push(*this);
+    l->wakeup_.notify();
   }
   // Release: close, reading 0, sees everything this send did to the loop.
   busy_.fetch_sub(1, std::memory_order_release);
@@ -133,15 +117,9 @@ void async::wait_for_senders_() noexcept {
 
 void async::close_() noexcept {
   wait_for_senders_();
-  phaseloop::loop& l = *loop_;
-  // From here only the loop's own lists can hold the handle: the pass
-  // skips it there, and the closing phase drops it from them before its
-  // close callback (sweep_closed_asyncs_).
-  l.take_posted_asyncs_();
-  l.async_closed_ = true;
-  // A handle initialised later in this pass goes where this one was.
-  if (l.async_pass_ && l.async_insert_after_ == this) l.async_insert_after_ = l.asyncs_.prev(*this);
-  list::unlink(*this);
+  // The closing phase drops it from the loop's lists before its close
+  // callback.
+  loop_->wakeup_.remove(*this);
   stop_();
 }
 

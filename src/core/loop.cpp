@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Loop lifecycle (open, close, the default loop), time, walk, hooks, and the
-// loop's own wake-up channel (an eventfd shared by async handles and the
-// threadpool's completions).
+// Loop lifecycle (open, close, the default loop), time, walk, hooks, what a
+// profile decides once it is set, and the async pass's callbacks (the
+// wake-up itself is detail::wakeup, src/core/wakeup.cpp).
 
 #include <signal.h>
-#include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -92,17 +91,10 @@ loop::loop() {
 
 int loop::open() noexcept {
   profile_ = process_profile();
+  apply_profile_();
   update_time();
   if (int r = poller_.open(); r != 0) return r;
-  async_watcher_.fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (async_watcher_.fd < 0) {
-    int e = -errno;
-    poller_.close();
-    return e;
-  }
-  async_watcher_.cb = &loop::async_io_;
-  if (int r = poller_.watch(async_watcher_, wake_events_); r != 0) {
-    ::close(async_watcher_.fd);
+  if (int r = wakeup_.open(poller_, &loop::async_io_); r != 0) {
     poller_.close();
     return r;
   }
@@ -110,8 +102,7 @@ int loop::open() noexcept {
   // its registration is flushed by the first poll like the eventfd's.
   if (int r = open_signal_pipe_(); r != 0) {
     poller_.close();
-    ::close(async_watcher_.fd);
-    async_watcher_.fd = -1;
+    wakeup_.close();
     return r;
   }
   // The threadpool's completion channel: an internal async handle that does
@@ -141,16 +132,13 @@ int loop::close() noexcept {
   if (auto* f = observe_closing.load(std::memory_order_acquire)) [[unlikely]] f(*this);
   // Before the poller goes: parts unwatch their fds.
   close_parts_();
-  asyncs_.erase(wq_async_());
+  // Only the pool's handle can be left on the wake-up's lists.
+  wakeup_.forget(wq_async_());
   handles_.erase(wq_async_());
-  // Only the pool's handle can be left on them.
-  async_ready_ = async_later_ = nullptr;
-  async_posted_.store(nullptr, std::memory_order_relaxed);
   child_watcher_().stop();
   handles_.erase(child_watcher_());
   poller_.close();
-  ::close(async_watcher_.fd);
-  async_watcher_.fd = -1;
+  wakeup_.close();
   if (signal_watcher_.fd >= 0) {
     ::close(signal_watcher_.fd);
     ::close(signal_pipe_write_);
@@ -169,7 +157,7 @@ loop::~loop() {
   child_watcher_().stop();
   close_parts_();
   poller_.close();
-  if (async_watcher_.fd >= 0) ::close(async_watcher_.fd);
+  wakeup_.close();
   if (signal_watcher_.fd >= 0) {
     ::close(signal_watcher_.fd);
     ::close(signal_pipe_write_);
@@ -180,7 +168,7 @@ loop::~loop() {
 int loop::after_fork() noexcept {
   // The loop's thread may have been awake at the fork; it is gone, and
   // sends must write again whatever fails below.
-  awake_.store(false, std::memory_order_seq_cst);
+  wakeup_.forget_awake();
   // The epoll instance first: the replacements below register with the
   // new one, and nothing may reach the parent's (unregistering an fd there
   // would stop the parent's loop from seeing it). Registration order is
@@ -189,17 +177,7 @@ int loop::after_fork() noexcept {
   // are ready at once are reported).
   if (int r = poller_.reopen(); r != 0) return r;
   if (int r = parts_after_fork_(); r != 0) return r;
-  // The eventfd is shared with the parent: each process would swallow the
-  // other's wake-ups.
-  const int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  if (fd < 0) return -errno;
-  poller_.unwatch(async_watcher_, wake_events_);
-  ::close(async_watcher_.fd);
-  async_watcher_.fd = fd;
-  if (int r = poller_.watch(async_watcher_, wake_events_); r != 0) return r;
-  // A send made before the fork woke the old eventfd only, or none if the
-  // loop's thread was awake (cleared above).
-  if (asyncs_waiting_(std::memory_order_relaxed)) wake_();
+  if (int r = wakeup_.reopen(poller_); r != 0) return r;
   if (int r = reopen_signal_pipe_(); r != 0) return r;
   return poller_.rearm();
 }
@@ -307,239 +285,33 @@ int loop::block_signal(int signum) noexcept {
   return 0;
 }
 
-// The eventfd is watched edge-triggered and never read by the loop: every
-// write is a change epoll reports once, so a wake-up costs one write and
-// no read. The counter only grows; once it is full (after 2^64 - 2
-// wake-ups) a write fails with EAGAIN, and the writer empties it and
-// writes again, so that the write is a change epoll sees.
-//
-// A wake-up is never lost: a loop asleep in epoll_wait with no timeout
-// would sleep on with a finished request or a send undelivered. Any other
-// failure (the kernel's only real one is EBADF, a bug; a fault injector
-// makes up others) is tried again, and one that persists ends the
-// process with the call and errno named (docs/design.md, "When a system
-// call fails").
-void loop::wake_() noexcept {
-  const std::uint64_t one = 1;
-  int failures = 0;
-  for (;;) {
-    ssize_t r = ::write(async_watcher_.fd, &one, sizeof one);
-    if (r == sizeof one) {
-      poll_hint_.store(true, std::memory_order_release);
-      return;
-    }
-    const int err = r < 0 ? errno : EIO;
-    if (err == EINTR) continue;
-    if (++failures == detail::transient_tries) detail::fatal("write", err, "the loop's wake-up (eventfd) cannot be sent");
-    if (err == EAGAIN) {  // a full counter: empty it, and the next write is a change
-      std::uint64_t count;
-      ssize_t got;
-      do got = ::read(async_watcher_.fd, &count, sizeof count);
-      while (got < 0 && errno == EINTR);
-    } else {
-      sched_yield();
-    }
-  }
+// libuv batches its epoll_ctl calls through io_uring from 1.45 on when
+// io_uring is not turned off ($UV_USE_IO_URING=0), from 1.50 on always.
+// (Nothing a program sees but the ring's descriptor and fewer calls.)
+void loop::apply_profile_() noexcept {
+  const behaviour& b = behaves();
+  const io_uring_use u = detail::io_uring_choice(*this);
+  poller_.set_batching(u == io_uring_use::on || u == io_uring_use::sqpoll ||
+                       (u == io_uring_use::automatic &&
+                        (b.epoll_batching == uring_batching::always ||
+                         (b.epoll_batching == uring_batching::unless_env_off && detail::uv_use_io_uring_env() != 0))));
+  wakeup_.set_never_read(b.eventfd_never_read);
 }
 
-// A send's write. On the loop's thread (`own`, or found so here), libuv
-// 1.53's next poll wakes for it whatever a pass does before: 1.53 never
-// reads the eventfd, so every write after a poll's wait is the next one's
-// event. Before 1.53 the pass reads it, and the send it calls with it.
-void loop::send_write_(bool own) noexcept {
-  if (behaves().eventfd_never_read && (own || on_runner_())) owe_wake_();
-  wake_();
-}
-
-// ---- the async pass ---------------------------------------------------------
-// libuv's pass visits every async handle once, in its queue's order
-// (init order, but for handles initialised during a pass: they go right
-// after the handle whose callback made them), and calls those it finds
-// pending: a send made before a handle's visit runs in the pass, one made
-// after it in the next. Handles initialised during the pass are not
-// visited, closed ones are dropped. Here senders push the handle they
-// make pending on a stack (async::post_), and the pass visits only
-// those, ordered by their place in the queue (order_), which gives the
-// same calls in the same order, without a look at the handles nobody
-// sent to (libuv's million_async: a million handles, a few thousand
-// pending at each pass). The stack is taken again after each callback:
-// what the callback sent, or another thread sent meanwhile, runs in this
-// pass if its handle is still ahead, as in libuv's
-// (test/diff/199_async_pass_sends_and_inits.c,
-// test/diff/201_async_thread_send_in_pass.c).
-
-namespace {
-constexpr std::uint64_t async_order_gap = std::uint64_t{1} << 16;
-}
-
-async* loop::merge_asyncs_(async* a, async* b) noexcept {
-  async* out = nullptr;
-  async** tail = &out;
-  while (a != nullptr && b != nullptr) {
-    async*& first = a->order_ < b->order_ ? a : b;
-    *tail = first;
-    tail = &first->posted_next_;
-    first = first->posted_next_;
-  }
-  *tail = a != nullptr ? a : b;
-  return out;
-}
-
-async* loop::sort_asyncs_(async* list) noexcept {
-  // Bottom-up merge sort: bins[i] holds a sorted run of 2^i handles.
-  async* bins[64] = {};
-  while (list != nullptr) {
-    async* run = list;
-    list = list->posted_next_;
-    run->posted_next_ = nullptr;
-    int i = 0;
-    for (; bins[i] != nullptr; i++) {
-      run = merge_asyncs_(bins[i], run);
-      bins[i] = nullptr;
-    }
-    bins[i] = run;
-  }
-  async* out = nullptr;
-  for (async* run : bins) out = merge_asyncs_(run, out);
-  return out;
-}
-
-void loop::take_posted_asyncs_() noexcept {
-  async* posted = async_posted_.exchange(nullptr, std::memory_order_acq_rel);
-  if (posted == nullptr) return;
-  posted = sort_asyncs_(posted);
-  if (!async_pass_) {
-    async_ready_ = merge_asyncs_(async_ready_, posted);
-    return;
-  }
-  // During a pass: a send made after the pass began. libuv's pass reads
-  // the eventfd first, so such a send's write wakes the next poll, even
-  // when this pass calls the handle (and whoever takes the stack: the pass
-  // after a callback, or a close in a callback).
-  owe_wake_();
-  // What the pass has still to visit, and what waits for the next (visited
-  // already, or initialised during this pass).
-  async* now = nullptr;
-  async* later = nullptr;
-  async** now_tail = &now;
-  async** later_tail = &later;
-  while (posted != nullptr) {
-    async* a = posted;
-    posted = a->posted_next_;
-    async**& tail = (a->order_ & 1) != 0 || a->order_ <= async_cursor_ ? later_tail : now_tail;
-    *tail = a;
-    tail = &a->posted_next_;
-  }
-  *now_tail = *later_tail = nullptr;
-  async_ready_ = merge_asyncs_(async_ready_, now);
-  async_later_ = merge_asyncs_(async_later_, later);
-}
-
-void loop::place_async_(async& a) noexcept {
-  if (!async_pass_) {
-    async_next_order_ += async_order_gap;
-    a.order_ = async_next_order_;
-    asyncs_.push_back(a);
-    return;
-  }
-  // Initialised by a callback of the pass: after the handle visited last
-  // (and those initialised since), ahead of the handles still to visit,
-  // and skipped by this pass (bit 0, cleared when it ends).
-  async* after = async_insert_after_ != nullptr ? asyncs_.next(*async_insert_after_) : asyncs_.front();
-  if (after == nullptr) {
-    async_next_order_ += async_order_gap;
-    a.order_ = async_next_order_ | 1;
-  } else {
-    std::uint64_t lo = async_insert_after_ != nullptr ? async_insert_after_->order_ & ~std::uint64_t{1} : 0;
-    std::uint64_t hi = after->order_ & ~std::uint64_t{1};
-    if (hi - lo < 4) {
-      renumber_asyncs_();
-      lo = async_insert_after_ != nullptr ? async_insert_after_->order_ & ~std::uint64_t{1} : 0;
-      hi = after->order_ & ~std::uint64_t{1};
-    }
-    a.order_ = ((lo + (hi - lo) / 2) & ~std::uint64_t{1}) | 1;
-  }
-  asyncs_.insert_before(after, a);
-  async_insert_after_ = &a;
-  async_born_ = true;
-}
-
-// Spreads the queue's places out again (after 15 handles initialised
-// between the same two): every place changes, their order does not.
-void loop::renumber_asyncs_() noexcept {
-  sweep_closed_asyncs_();  // a closed handle keeps its old place
-  std::uint64_t order = 0;
-  std::uint64_t cursor = 0;
-  for (async* a = asyncs_.front(); a != nullptr; a = asyncs_.next(*a)) {
-    order += async_order_gap;
-    if ((a->order_ & ~std::uint64_t{1}) <= async_cursor_) cursor = order;
-    a->order_ = order | (a->order_ & 1);
-  }
-  async_cursor_ = cursor;
-  async_next_order_ = order;
-}
-
-// Drops closed handles from the loop's lists (before their close callbacks
-// run, after which their memory may be gone); true if there was one.
-bool loop::sweep_closed_asyncs_() noexcept {
-  bool dropped = false;
-  for (async** list : {&async_ready_, &async_later_}) {
-    async** p = list;
-    while (*p != nullptr) {
-      if ((*p)->pending_.load(std::memory_order_relaxed) == 3) {
-        *p = (*p)->posted_next_;
-        dropped = true;
-      } else {
-        p = &(*p)->posted_next_;
-      }
-    }
-  }
-  async_closed_ = false;
-  return dropped;
-}
-
+// The eventfd's callback: the async pass (detail::wakeup).
 void loop::async_io_(loop& l, detail::io_watcher&, unsigned) {
-  l.async_ready_ = merge_asyncs_(l.async_ready_, l.async_later_);
-  l.async_later_ = nullptr;
-  l.take_posted_asyncs_();  // the sends that woke this pass (or came while awake)
-  l.async_pass_ = true;
-  l.async_cursor_ = 0;
-  l.async_insert_after_ = nullptr;
-  // A wake-up with nothing to visit and none owed is the late write of a
-  // send an earlier pass took (a sender that found the loop about to sleep
-  // just as the loop found its send), or of a send on the loop's thread
-  // that a pass took before the write's event came: libuv < 1.53 reads
-  // such a write at its pass. The poll does not count it as an event.
-  l.async_found_ = l.async_ready_ != nullptr || l.async_owed_now_;
-  l.async_owed_now_ = false;
-  loop* const outer = detail::async_pass_loop;
-  detail::async_pass_loop = &l;
-  while (async* a = l.async_ready_) {
-    l.async_ready_ = a->posted_next_;
-    l.async_cursor_ = a->order_;
-    if (!a->take_pending_() || a->cb_ == nullptr) continue;  // closed, or no callback
-    l.async_insert_after_ = a;
+  detail::wakeup& w = l.wakeup_;
+  detail::wakeup* const outer = w.begin_pass();
+  while (async* a = w.next()) {
     if (a->flags_ & handle::internal_flag) {
       a->cb_(a);
     } else {
       if (l.hooked()) [[unlikely]] l.send_hook_(*a);
       l.poll_callback_(callback_kind::async, a, nullptr, [a] { a->cb_(a); });
     }
-    if (l.async_self_sent_ || l.async_posted_.load(std::memory_order_acquire) != nullptr) {
-      // A send made during the callback: by the callback itself, or by
-      // another thread before the callback returned (one it waited for,
-      // say). libuv's pass visits the handle if it is still ahead (and the
-      // send wakes the next poll: take_posted_asyncs_).
-      l.async_self_sent_ = false;
-      l.take_posted_asyncs_();
-    }
+    w.after_callback();
   }
-  detail::async_pass_loop = outer;
-  l.async_pass_ = false;
-  if (l.async_born_) {
-    for (async* a = l.asyncs_.front(); a != nullptr; a = l.asyncs_.next(*a)) a->order_ &= ~std::uint64_t{1};
-    l.async_born_ = false;
-  }
+  w.end_pass(outer);
 }
 
 }  // namespace phaseloop

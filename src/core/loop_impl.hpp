@@ -10,21 +10,7 @@
 
 namespace phaseloop {
 
-inline bool loop::on_runner_() const noexcept {
-  return runner_.load(std::memory_order_relaxed) == static_cast<std::uint32_t>(pthread_self());
-}
-
 namespace detail {
-
-// How long a thread about to sleep may first spin for what would wake it
-// (poll for a write to the loop's own descriptors, a pool worker for
-// work): PHASELOOP_SPIN_US microseconds (0: never; at most 10,000), 50 by
-// default -- longer than a thread's wake-up here, so that an answer to
-// something just handed to another thread is caught.
-std::uint64_t spin_window_ns() noexcept;
-
-// The loop whose async pass this thread is running (async::post_).
-inline thread_local loop* async_pass_loop = nullptr;
 
 // Spins until done() or `ns` have passed; true if done(). Yields the CPU
 // every few microseconds, for the thread that is to make done() true

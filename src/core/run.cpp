@@ -50,7 +50,7 @@ std::uint64_t detail::spin_window_ns() noexcept {
   else list_pass_<true, handle_type::prepare>(prepares_);
 }
 [[gnu::always_inline]] inline void loop::run_poll_(int timeout) {
-  if (!hooked()) [[likely]] poll_pass_<false>(timeout); else poll_pass_<true>(timeout);
+  if (!hooked()) [[likely]] poll_phase_<false>(timeout); else poll_phase_<true>(timeout);
 }
 [[gnu::always_inline]] inline void loop::run_check_() {
   if (!hooked()) [[likely]] list_pass_<false, handle_type::check>(checks_);
@@ -61,32 +61,18 @@ std::uint64_t detail::spin_window_ns() noexcept {
 }
 
 int loop::run(run_mode mode) {
-  runner_.store(static_cast<std::uint32_t>(pthread_self()), std::memory_order_relaxed);
+  wakeup_.set_runner(static_cast<std::uint32_t>(pthread_self()));
   // However run() ends (a callback may throw), a send made from here on
   // writes to the eventfd.
   struct leave {
     loop& l;
-    ~leave() {
-      if (l.awake_.load(std::memory_order_relaxed)) l.leave_awake_();
-    }
+    ~leave() { l.wakeup_.leave_awake(); }
   } const leaving{*this};
   bool alive_now = alive();
   if (!alive_now) update_time();
 
   const behaviour& b = behaves();
   const bool newest = b.timers_after_closing;
-
-  // libuv batches its epoll_ctl calls through io_uring from 1.45 on when
-  // io_uring is not turned off ($UV_USE_IO_URING=0), from 1.50 on always.
-  // (Nothing a program sees but the ring's descriptor and fewer calls.)
-  {
-    const io_uring_use u = detail::io_uring_choice(*this);
-    poller_.set_batching(u == io_uring_use::on || u == io_uring_use::sqpoll ||
-                         (u == io_uring_use::automatic &&
-                          (b.epoll_batching == uring_batching::always ||
-                           (b.epoll_batching == uring_batching::unless_env_off &&
-                            detail::uv_use_io_uring_env() != 0))));
-  }
 
   // libuv >= 1.45 kept one timers pass before the first iteration of a
   // DEFAULT run, so that code written for the old order still sees due
@@ -282,10 +268,87 @@ void loop::dispatch_io_(detail::io_watcher& w, unsigned events) {
   w.cb(*this, w, events);
 }
 
-template <bool H>
-void loop::poll_pass_(int timeout) {
-  if constexpr (H) phase_hook_(true, phase::poll, false, timeout);
+// The phase: the poller's changes go to the kernel, then rounds of a wait
+// (wait_: the backend's batch, or a send found without one) and its
+// dispatch (dispatch_) until something was delivered or the timeout is
+// over.
+struct loop::poll_round {
+  int timeout;       // of this round's wait
+  int remaining;     // what the phase may wait in all
+  int user_timeout;  // after a first look (peek)
+  std::uint64_t base = 0;
+  bool peek = false;    // this round looks first, without waiting
+  bool peeked = false;  // the round just waited was such a look
+  bool looked = false;  // a spin's find was looked at without waiting
+};
 
+namespace {
+constexpr int max_events = 1024;
+}
+
+template <bool H>
+void loop::poll_phase_(int timeout) {
+  if constexpr (H) phase_hook_(true, phase::poll, false, timeout);
+  timeout = flush_watches_<H>(timeout);
+
+  // A jumping manual clock looks for I/O without waiting and, finding none
+  // with no request in flight, moves time to the timer poll would wait for.
+  bool jump = false;
+  if (clock_ == clock_mode::manual_jump && timeout > 0) [[unlikely]] {
+    jump = active_reqs_ == 0;
+    timeout = jump ? 0 : -1;
+  }
+  const int given = timeout;  // what the exit hook reports
+  poll_round r{timeout, timeout, timeout};
+  r.base = time_;
+  // With the idle-time metric, libuv >= 1.45 first looks without waiting;
+  // what that finds counts as events that were waiting.
+  r.peek = idle_metric_ && behaves().idle_metric_peeks && timeout != 0;
+  if (r.peek) r.timeout = 0;
+
+  detail::io_event events[max_events];
+  int full_batches = 48;  // bound on back-to-back re-polls of a full buffer
+  int wait_failures = 0;
+  for (;;) {
+    bool posted = false;
+    const int n = wait_(r, events, posted);
+    if (n < 0 && n != -EINTR) [[unlikely]] {
+      // The kernel's epoll_wait fails only with EINTR, or for a bug
+      // (EBADF, EFAULT, EINVAL): wait again, and give up with the call
+      // named if it keeps failing (docs/design.md, "When a system call
+      // fails").
+      if (++wait_failures == detail::transient_tries) detail::fatal("epoll_wait", -n, "the loop cannot poll");
+      continue;
+    }
+    const batch_end end = n > 0 || posted ? dispatch_<H>(events, n, posted, r.peeked) : batch_end::nothing;
+    if (end == batch_end::signals) break;  // let the loop cycle now
+    if (end == batch_end::delivered) {
+      if (n == max_events && --full_batches != 0) {
+        r.timeout = 0;
+        continue;
+      }
+      break;
+    }
+    if (posted) break;  // the send was delivered
+    // Nothing delivered: a timeout of 0 ends the phase, -1 waits again, a
+    // positive one waits for what is left of it.
+    if (r.timeout == 0) {
+      if (jump) jump_to_next_timer_();
+      break;
+    }
+    if (r.timeout == -1) continue;
+    const std::uint64_t spent = time_ - r.base;
+    if (spent >= static_cast<std::uint64_t>(r.remaining)) break;
+    r.timeout = r.remaining - static_cast<int>(spent);
+  }
+
+  if constexpr (H) phase_hook_(false, phase::poll, false, given);
+}
+
+// Hands the kernel the poller's changes and the parts' work; returns the
+// timeout poll may wait now.
+template <bool H>
+[[gnu::always_inline]] inline int loop::flush_watches_(int timeout) {
   // A watcher the kernel refuses for good gets its callback with the
   // error; the loop's own descriptors cannot do without their watch.
   struct refusals {
@@ -295,7 +358,7 @@ void loop::poll_pass_(int timeout) {
   poller_.flush(
       [](detail::io_watcher& w, int err, void* arg) {
         auto& r = *static_cast<refusals*>(arg);
-        if (&w == &r.l->async_watcher_ || &w == &r.l->signal_watcher_)
+        if (r.l->wakeup_.is_watcher(w) || &w == &r.l->signal_watcher_)
           detail::fatal("epoll_ctl", -err, "the loop's own descriptor cannot be watched");
         r.called = true;
         r.l->template dispatch_io_<H>(w, detail::refused_events(-err));
@@ -316,215 +379,121 @@ void loop::poll_pass_(int timeout) {
     before_poll_ = nullptr;
     p->before_poll();
   }
+  return timeout;
+}
 
-  // A jumping manual clock looks for I/O without waiting and, finding none
-  // with no request in flight, moves time to the timer poll would wait for.
-  bool jump = false;
-  if (clock_ == clock_mode::manual_jump && timeout > 0) [[unlikely]] {
-    jump = active_reqs_ == 0;
-    timeout = jump ? 0 : -1;
+// One round's wait (or look) for a batch of events; the batch's size or a
+// negative error. `posted`: a send was found waiting for a pass, which
+// this round delivers whether or not the batch has the eventfd's event.
+[[gnu::always_inline]] inline int loop::wait_(poll_round& r, detail::io_event* events, bool& posted) {
+  const bool measure = idle_metric_ && r.timeout != 0;
+  if (measure) wait_start_ns_.store(hrtime(), std::memory_order_relaxed);
+  poll_wait_ = r.timeout;
+  int n = 0;
+  const bool own_only = poller_.count() == base_watchers_ + (spin_part_ != nullptr);
+  // Sends from other threads made while the loop was awake wrote to no
+  // descriptor: the stack and the lists tell of them.
+  posted = wakeup_.take_round();
+  if (r.timeout != 0) {
+    // Waiting on the eventfd and the signal pipe alone (sends from other
+    // threads, the pool, signals), and on the io_uring ring's descriptor
+    // if the loop has one, may spin first (wakeup::prepare_wait).
+    const std::uint64_t window = detail::wakeup::spin_window(own_only, spin_part_, r.timeout);
+    const bool spun = wakeup_.prepare_wait(posted, window, spin_part_);
+    // A send seen above wrote to no descriptor: its handle is taken by
+    // this round's pass, and the poll only looks (without waiting) at
+    // what else is ready -- not at all when only the loop's own
+    // descriptors are watched and nothing was written to them.
+    if (!posted || !own_only || wakeup_.own_ready(spin_part_)) {
+      wakeup_.clear_hint();
+      const std::uint64_t before = window != 0 && !spun ? hrtime() : 0;
+      // A spin that found a write and no send may have found the mark of
+      // a write whose event an earlier wait took: look without waiting
+      // (once), and spin again if there is nothing.
+      const bool look = spun && !posted && !r.looked;
+      r.looked |= look;
+      n = poller_.wait(posted || look ? 0 : r.timeout, events, max_events, block_sigprof_);
+      if (before != 0) wakeup_.waited(n > 0 && hrtime() - before < window);
+    }
+  } else if (!own_only || wakeup_.own_ready(spin_part_)) {
+    // Looking without waiting at the loop's own descriptors alone, when
+    // none was written to since the last look and the ring's completion
+    // queue is empty, would find nothing: the system call is skipped
+    // (libuv skips it when nothing at all is watched). A write or
+    // completion that races with the test is seen by the next poll, as if
+    // it had come just after this one.
+    wakeup_.clear_hint();
+    n = poller_.wait(0, events, max_events, block_sigprof_);
   }
+  wakeup_.set_awake(own_only);
+  if (measure) {
+    const std::uint64_t start = wait_start_ns_.exchange(0, std::memory_order_relaxed);
+    idle_time_ns_.fetch_add(hrtime() - start, std::memory_order_relaxed);
+  }
+  update_time();
+  r.peeked = r.peek;
+  if (r.peek) {
+    r.peek = false;
+    r.timeout = r.user_timeout;
+  }
+  return n;
+}
 
-  constexpr int max_events = 1024;
-  detail::io_event events[max_events];
-  const std::uint64_t base = time_;
-  const int given = timeout;  // what the exit hook reports
-  int remaining = timeout;
-  int full_batches = 48;  // bound on back-to-back re-polls of a full buffer
-  bool looked = false;    // a spin's find was looked at without waiting
-  int wait_failures = 0;
-
-  // With the idle-time metric, libuv >= 1.45 first looks without waiting;
-  // what that finds counts as events that were waiting.
-  bool peek = idle_metric_ && behaves().idle_metric_peeks && timeout != 0;
-  const int user_timeout = timeout;
-  if (peek) timeout = 0;
-
-  for (;;) {
-    const bool measure = idle_metric_ && timeout != 0;
-    if (measure) wait_start_ns_.store(hrtime(), std::memory_order_relaxed);
-    poll_wait_ = timeout;
-    int n = 0;
-    const bool own_only = poller_.count() == base_watchers_ + (spin_part_ != nullptr);
-    // A wake-up owed before this round is this round's (loop::async_owed_).
-    if (async_owed_.load(std::memory_order_relaxed)) {
-      async_owed_.store(false, std::memory_order_relaxed);
-      async_owed_now_ = true;
+// Calls the batch's watchers (and the async pass for a send found without
+// the eventfd's event); what the round delivered.
+template <bool H>
+[[gnu::always_inline]] inline loop::batch_end loop::dispatch_(const detail::io_event* events, int n, bool posted, bool peeked) {
+  if (posted) {
+    // One pass over the async handles per poll: the batch's if it has the
+    // eventfd (a write landed too), else this one, ahead of the batch. A
+    // send made by a callback of this poll then waits for the next, as
+    // ever. (Here the poller watches three descriptors at most: the scan
+    // is short.)
+    bool in_batch = false;
+    for (int i = 0; i < n; i++) in_batch |= events[i].fd == wakeup_.watcher().fd;
+    if (!in_batch) {
+      dispatch_io_<H>(wakeup_.watcher(), detail::io_readable);
+      events_handled_++;
     }
-    // Sends from other threads made while the loop was awake wrote to no
-    // descriptor: the stack and the lists tell of them.
-    bool posted = asyncs_waiting_(std::memory_order_acquire) || async_owed_now_;
-    if (timeout != 0) {
-      // Waiting on the eventfd and the signal pipe alone (sends from
-      // other threads, the pool, signals), and on the io_uring ring's
-      // descriptor if the loop has one: when the last such wait ended by
-      // an event within the spin window, spin for one first, so that a
-      // quick answer from another thread or the kernel costs no sleep and
-      // wake-up. A spin that finds none, or a wait that lasts longer than
-      // the window (a timer, a quiet loop), turns it off until a wait is
-      // short again. Not while the ring has exactly one request in the
-      // kernel: the worker thread the kernel wakes for it needs the CPU a
-      // spin would hold (with more, that worker goes from one to the next
-      // without sleeping, and the spin collects their completions).
-      const bool spin_helps = spin_part_ == nullptr || spin_part_->spin_helps();
-      std::uint64_t window = own_only && spin_helps ? detail::spin_window_ns() : 0;
-      if (timeout > 0 && static_cast<std::uint64_t>(timeout) * 1000000 < window)
-        window = static_cast<std::uint64_t>(timeout) * 1000000;
-      bool spun = false;
-      // A send that came while the loop was awake counts as a wait ended
-      // at once by an event: the next wait spins first.
-      if (posted && window != 0) spin_next_ = true;
-      if (!posted && window != 0 && spin_next_) {
-        spun = spin_next_ = spin_for_own_(window);
-        posted = async_posted_.load(std::memory_order_acquire) != nullptr;
-      }
-      if (!posted) {
-        // About to sleep: from here a send writes to the eventfd, and one
-        // made before is seen here.
-        awake_.store(false, std::memory_order_seq_cst);
-        posted = async_posted_.load(std::memory_order_seq_cst) != nullptr;
-      }
-      // A send seen above wrote to no descriptor: its handle is taken
-      // below, in this pass, and the poll only looks (without waiting) at
-      // what else is ready -- not at all when only the loop's own
-      // descriptors are watched and nothing was written to them.
-      if (!posted || !own_only || own_ready_()) {
-        poll_hint_.store(false, std::memory_order_relaxed);
-        const std::uint64_t before = window != 0 && !spun ? hrtime() : 0;
-        // A spin that found a write and no send may have found the mark
-        // of a write whose event an earlier wait took: look without
-        // waiting (once), and spin again if there is nothing.
-        const bool look = spun && !posted && !looked;
-        looked |= look;
-        n = poller_.wait(posted || look ? 0 : timeout, events, max_events, block_sigprof_);
-        if (before != 0) spin_next_ = n > 0 && hrtime() - before < window;
-      }
-    } else if (!own_only || own_ready_()) {
-      // Looking without waiting at the eventfd and the signal pipe alone
-      // (and the ring's descriptor), when neither was written to since
-      // the last look and the ring's completion queue is empty, would
-      // find nothing: the system call is skipped (libuv skips it when
-      // nothing at all is watched). A write or completion that races with
-      // the test is seen by the next poll, as if it had come just after
-      // this one.
-      poll_hint_.store(false, std::memory_order_relaxed);
-      n = poller_.wait(0, events, max_events, block_sigprof_);
-    }
-    // Awake until the next wait: only while nothing but the loop's own
-    // descriptors is watched, since a send then has nothing to come
-    // before or after in a poll's batch.
-    awake_.store(own_only, std::memory_order_relaxed);
-    if (measure) {
-      const std::uint64_t start = wait_start_ns_.exchange(0, std::memory_order_relaxed);
-      idle_time_ns_.fetch_add(hrtime() - start, std::memory_order_relaxed);
-    }
-    update_time();
-    const bool peeked = peek;
-    if (peek) {
-      peek = false;
-      timeout = user_timeout;
-    }
-
-    if (n < 0 && n != -EINTR) [[unlikely]] {
-      // The kernel's epoll_wait fails only with EINTR, or for a bug
-      // (EBADF, EFAULT, EINVAL): wait again, and give up with the call
-      // named if it keeps failing (docs/design.md, "When a system call
-      // fails").
-      if (++wait_failures == detail::transient_tries) detail::fatal("epoll_wait", -n, "the loop cannot poll");
+  }
+  if (n <= 0) return batch_end::nothing;
+  bool have_signals = false;
+  int delivered = 0;
+  for (int i = 0; i < n; i++) {
+    detail::io_watcher* w = poller_.watcher(events[i].fd);
+    if (w == nullptr) continue;  // unwatched by an earlier callback
+    if (w->wanted == 0) [[unlikely]] {
+      // Disarmed since the flush (poller::disarm) and ready anyway: the
+      // kernel forgets it now, or a wait would find it again at once, and
+      // again, with nothing to deliver.
+      poller_.unwatch(*w, 0);
       continue;
     }
-    if (posted) {
-      // One pass over the async handles per poll: the batch's if it has
-      // the eventfd (a write landed too), else this one, ahead of the
-      // batch. A send made by a callback of this poll then waits for the
-      // next, as ever. (Here the poller watches three descriptors at
-      // most: the scan is short.)
-      bool in_batch = false;
-      for (int i = 0; i < n; i++) in_batch |= events[i].fd == async_watcher_.fd;
-      if (!in_batch) {
-        dispatch_io_<H>(async_watcher_, detail::io_readable);
-        events_handled_++;
-      }
+    unsigned ev = events[i].events & (w->wanted | detail::io_error | detail::io_hangup);
+    // An error or hang-up alone is reported as the events the watcher
+    // asked for, so that a reader sees its read fail (libuv < 1.53).
+    if ((ev == detail::io_error || ev == detail::io_hangup) && !behaves().error_alone_is_quiet)
+      ev |= w->wanted & (detail::io_readable | detail::io_writable | detail::io_read_hangup | detail::io_priority);
+    if (ev == 0) continue;
+    // Signals are dispatched after every other callback of the batch.
+    if (w == &signal_watcher_) {
+      have_signals = true;
+    } else {
+      dispatch_io_<H>(*w, ev);
+      // A write whose send a pass took already woke this wait for nothing
+      // (wakeup::found): libuv has no such wake-up.
+      if (wakeup_.is_watcher(*w) && !wakeup_.found()) continue;
     }
-    if (n > 0) {
-      bool have_signals = false;
-      int delivered = 0;
-      for (int i = 0; i < n; i++) {
-        detail::io_watcher* w = poller_.watcher(events[i].fd);
-        if (w == nullptr) continue;  // unwatched by an earlier callback
-        if (w->wanted == 0) [[unlikely]] {
-          // Disarmed since the flush (poller::disarm) and ready anyway:
-          // the kernel forgets it now, or a wait would find it again at
-          // once, and again, with nothing to deliver.
-          poller_.unwatch(*w, 0);
-          continue;
-        }
-        unsigned ev = events[i].events & (w->wanted | detail::io_error | detail::io_hangup);
-        // An error or hang-up alone is reported as the events the watcher
-        // asked for, so that a reader sees its read fail (libuv < 1.53).
-        if ((ev == detail::io_error || ev == detail::io_hangup) && !behaves().error_alone_is_quiet)
-          ev |= w->wanted & (detail::io_readable | detail::io_writable |
-                             detail::io_read_hangup | detail::io_priority);
-        if (ev == 0) continue;
-        // Signals are dispatched after every other callback of the batch.
-        if (w == &signal_watcher_) {
-          have_signals = true;
-        } else {
-          dispatch_io_<H>(*w, ev);
-          // A write whose send a pass took already woke this wait for
-          // nothing (loop::async_io_): libuv has no such wake-up.
-          if (w == &async_watcher_ && !async_found_) continue;
-        }
-        delivered++;
-      }
-      poller_.end_batch();
-      events_handled_ += static_cast<unsigned>(delivered);
-      if (peeked) events_waiting_ += static_cast<unsigned>(delivered);
-      if (have_signals) {
-        dispatch_io_<H>(signal_watcher_, detail::io_readable);
-        break;  // let the loop cycle now
-      }
-      if (delivered != 0) {
-        if (n == max_events && --full_batches != 0) {
-          timeout = 0;
-          continue;
-        }
-        break;
-      }
-    }
-    if (posted) break;  // the send was delivered
-    // Nothing delivered: a timeout of 0 ends the phase, -1 waits again, a
-    // positive one waits for what is left of it.
-    if (timeout == 0) {
-      if (jump) jump_to_next_timer_();
-      break;
-    }
-    if (timeout == -1) continue;
-    const std::uint64_t spent = time_ - base;
-    if (spent >= static_cast<std::uint64_t>(remaining)) break;
-    timeout = remaining - static_cast<int>(spent);
+    delivered++;
   }
-
-  if constexpr (H) phase_hook_(false, phase::poll, false, given);
-}
-
-bool loop::own_ready_() const noexcept {
-  return poll_hint_.load(std::memory_order_acquire) || (spin_part_ != nullptr && spin_part_->readable_now());
-}
-
-bool loop::spin_for_own_(std::uint64_t ns) noexcept {
-  // Sends write nothing while the loop spins; a spin that finds nothing
-  // is followed by the wait, which clears this first.
-  awake_.store(true, std::memory_order_seq_cst);
-  return detail::spin_until(
-      [this] { return own_ready_() || async_posted_.load(std::memory_order_relaxed) != nullptr; }, ns);
-}
-
-void loop::leave_awake_() noexcept {
-  // The caller of run() may wait on the backend descriptor next: a send
-  // that wrote nothing must make it readable.
-  awake_.store(false, std::memory_order_seq_cst);
-  if (asyncs_waiting_(std::memory_order_seq_cst)) wake_();
+  poller_.end_batch();
+  events_handled_ += static_cast<unsigned>(delivered);
+  if (peeked) events_waiting_ += static_cast<unsigned>(delivered);
+  if (have_signals) {
+    dispatch_io_<H>(signal_watcher_, detail::io_readable);
+    return batch_end::signals;
+  }
+  return delivered != 0 ? batch_end::delivered : batch_end::nothing;
 }
 
 void loop::jump_to_next_timer_() noexcept {
@@ -539,7 +508,7 @@ void loop::closing_pass_() {
   // Closed async handles may still be on the lists of pending ones.
   // A pending handle closed before any pass saw it: its send woke libuv's
   // poll, so it ends the next poll here as well.
-  if (async_closed_ && sweep_closed_asyncs_()) owe_wake_();
+  wakeup_.sweep_closed();
   handle* p = closing_;
   closing_ = nullptr;
   while (p) {

@@ -81,7 +81,7 @@ struct detail::signal_registry {
     for (signal* h = watchers(signum).front(); h; h = watchers(signum).next(*h))
       if (write_note(h->loop_->signal_pipe_write_, note{h, signum})) {
         h->caught_++;
-        h->loop_->poll_hint_.store(true, std::memory_order_release);
+        h->loop_->wakeup_.hint();
       }
     unlock();
     errno = saved_errno;
