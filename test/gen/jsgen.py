@@ -258,9 +258,10 @@ class _Gen:
             # Animation frames come on the frame clock, whose phase against
             # the script is the browser's: a program has frames, or tasks
             # that race them (messages, 0 ms timers, timers a frame's
-            # multiple away), not both.
+            # multiple away, the task that fires unhandledrejection, which
+            # Chromium runs before or after the next frame), not both.
             if r.random() < 0.3:
-                self.drop_kinds("message", "timeout", "interval", "clear")
+                self.drop_kinds("message", "timeout", "interval", "clear", "throw", "reject")
             else:
                 self.drop_kinds("raf", "cancel_raf")
         while self.budget > 0:
