@@ -60,9 +60,9 @@ struct phaseloop::detail::loop_access {
 namespace {
 
 
-inline uv_loop_t* C(pl::loop* l) { return reinterpret_cast<uv_loop_t*>(l); }
-inline pl::handle& H(uv_handle_t* h) { return *reinterpret_cast<pl::handle*>(h); }
-inline const pl::handle& H(const uv_handle_t* h) { return *reinterpret_cast<const pl::handle*>(h); }
+inline uv_loop_t* C(pl::loop* l) { return as_ptr<uv_loop_t>(l); }
+inline pl::handle& H(uv_handle_t* h) { return as<pl::handle>(h); }
+inline const pl::handle& H(const uv_handle_t* h) { return as<const pl::handle>(h); }
 
 }  // namespace
 
@@ -81,9 +81,7 @@ int uv_loop_init(uv_loop_t* loop) {
 int uv_loop_close(uv_loop_t* loop) {
   int r = L(loop).close();
   if (r == 0) {
-    void* saved = loop->data;
-    L(loop).~loop();
-    loop->data = saved;
+    destroy<pl::loop>(loop);
   }
   return r;
 }

@@ -46,7 +46,7 @@ struct phaseloop::detail::dns_access {
 
 namespace {
 
-pl::loop* loop_ptr(uv_loop_t* loop) { return reinterpret_cast<pl::loop*>(loop); }
+pl::loop* loop_ptr(uv_loop_t* loop) { return as_ptr<pl::loop>(loop); }
 
 }  // namespace
 

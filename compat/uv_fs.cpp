@@ -11,8 +11,13 @@
 
 #include "phaseloop/fs.hpp"
 #include "api.hpp"
+#include "shim.hpp"
 
 namespace pl = phaseloop;
+using phaseloop::compat::as;
+using phaseloop::compat::as_ptr;
+using phaseloop::compat::cb_cast;
+using phaseloop::compat::construct;
 
 // ---- layout: the C++ types are libuv's structs ----------------------------
 
@@ -71,22 +76,20 @@ namespace {
 // so only a loopless one reads the process's version (and its variable).
 pl::fs_req* make(uv_loop_t* loop, uv_fs_t* req) {
   if (req == nullptr) return nullptr;
-  void* saved = req->data;
   unsigned char saved_stat[sizeof req->statbuf];
   std::memcpy(saved_stat, &req->statbuf, sizeof saved_stat);
-  auto* r = new (static_cast<void*>(req)) pl::fs_req;
-  r->data = saved;
+  pl::fs_req* r = construct<pl::fs_req>(req);
   if (loop == nullptr) r->set_profile(pl::profile_of(pl::process_version()));
   std::memcpy(&req->statbuf, saved_stat, sizeof saved_stat);
   return r;
 }
 
-pl::fs_req& R(uv_fs_t* req) { return *reinterpret_cast<pl::fs_req*>(req); }
-pl::loop* L(uv_loop_t* loop) { return reinterpret_cast<pl::loop*>(loop); }
-pl::fs_dir* D(uv_dir_t* dir) { return reinterpret_cast<pl::fs_dir*>(dir); }
-const pl::fs_buf* B(const uv_buf_t* bufs) { return reinterpret_cast<const pl::fs_buf*>(bufs); }
+pl::fs_req& R(uv_fs_t* req) { return as<pl::fs_req>(req); }
+pl::loop* L(uv_loop_t* loop) { return as_ptr<pl::loop>(loop); }
+pl::fs_dir* D(uv_dir_t* dir) { return as_ptr<pl::fs_dir>(dir); }
+const pl::fs_buf* B(const uv_buf_t* bufs) { return as_ptr<const pl::fs_buf>(bufs); }
 // uv_fs_cb and fs_cb take a pointer to the same object.
-pl::fs_cb F(uv_fs_cb cb) { return reinterpret_cast<pl::fs_cb>(cb); }
+pl::fs_cb F(uv_fs_cb cb) { return cb_cast<pl::fs_cb>(cb); }
 
 }  // namespace
 
@@ -107,7 +110,7 @@ void uv_fs_req_cleanup(uv_fs_t* req) {
 
 int uv_fs_scandir_next(uv_fs_t* req, uv_dirent_t* ent) {
   if (req == nullptr || ent == nullptr) return UV_EINVAL;
-  return R(req).scandir_next(*reinterpret_cast<pl::fs_dirent*>(ent));
+  return R(req).scandir_next(as<pl::fs_dirent>(ent));
 }
 
 // ---- operations ------------------------------------------------------------

@@ -28,7 +28,7 @@ struct phaseloop::detail::fs_event_access {
 namespace {
 
 
-pl::fs_event& E(uv_fs_event_t* h) { return *reinterpret_cast<pl::fs_event*>(h); }
+pl::fs_event& E(uv_fs_event_t* h) { return as<pl::fs_event>(h); }
 
 }  // namespace
 
@@ -40,7 +40,7 @@ int uv_fs_event_init(uv_loop_t* loop, uv_fs_event_t* handle) {
 }
 
 int uv_fs_event_start(uv_fs_event_t* handle, uv_fs_event_cb cb, const char* path, unsigned int flags) {
-  return E(handle).start(reinterpret_cast<pl::fs_event_cb>(cb), path, flags);
+  return E(handle).start(cb_cast<pl::fs_event_cb>(cb), path, flags);
 }
 
 int uv_fs_event_stop(uv_fs_event_t* handle) { return E(handle).stop(); }
@@ -63,13 +63,13 @@ int uv_fs_poll_init(uv_loop_t* loop, uv_fs_poll_t* handle) {
 }
 
 int uv_fs_poll_start(uv_fs_poll_t* handle, uv_fs_poll_cb poll_cb, const char* path, unsigned int interval) {
-  return reinterpret_cast<pl::fs_poll*>(handle)->start(reinterpret_cast<pl::fs_poll_cb>(poll_cb), path, interval);
+  return as<pl::fs_poll>(handle).start(cb_cast<pl::fs_poll_cb>(poll_cb), path, interval);
 }
 
-int uv_fs_poll_stop(uv_fs_poll_t* handle) { return reinterpret_cast<pl::fs_poll*>(handle)->stop(); }
+int uv_fs_poll_stop(uv_fs_poll_t* handle) { return as<pl::fs_poll>(handle).stop(); }
 
 int uv_fs_poll_getpath(uv_fs_poll_t* handle, char* buffer, size_t* size) {
-  return reinterpret_cast<pl::fs_poll*>(handle)->getpath(buffer, size);
+  return as<pl::fs_poll>(handle).getpath(buffer, size);
 }
 
 }  // extern "C"

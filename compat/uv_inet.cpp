@@ -4,6 +4,7 @@
 
 #include "phaseloop/inet.hpp"
 #include "api.hpp"
+#include "shim.hpp"
 
 extern "C" {
 
@@ -12,10 +13,10 @@ int uv_inet_ntop(int af, const void* src, char* dst, size_t size) { return phase
 int uv_ip4_addr(const char* ip, int port, struct sockaddr_in* addr) { return phaseloop::ip4_addr(ip, port, addr); }
 int uv_ip6_addr(const char* ip, int port, struct sockaddr_in6* addr) { return phaseloop::ip6_addr(ip, port, addr); }
 int uv_ip4_name(const struct sockaddr_in* src, char* dst, size_t size) {
-  return phaseloop::ip_name(reinterpret_cast<const sockaddr*>(src), dst, size);
+  return phaseloop::ip_name(phaseloop::compat::as_ptr<const sockaddr>(src), dst, size);
 }
 int uv_ip6_name(const struct sockaddr_in6* src, char* dst, size_t size) {
-  return phaseloop::ip_name(reinterpret_cast<const sockaddr*>(src), dst, size);
+  return phaseloop::ip_name(phaseloop::compat::as_ptr<const sockaddr>(src), dst, size);
 }
 int uv_ip_name(const struct sockaddr* src, char* dst, size_t size) { return phaseloop::ip_name(src, dst, size); }
 

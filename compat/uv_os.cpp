@@ -67,7 +67,7 @@ int uv_os_setenv(const char* name, const char* value) { return os::setenv(name, 
 int uv_os_unsetenv(const char* name) { return os::unsetenv(name); }
 
 int uv_os_environ(uv_env_item_t** envitems, int* count) {
-  return os::environment(reinterpret_cast<os::env_item**>(envitems), count);
+  return os::environment(as_ptr<os::env_item*>(envitems), count);
 }
 void uv_os_free_environ(uv_env_item_t* envitems, int count) {
   os::free_environment(as_ptr<os::env_item>(envitems), count);
@@ -129,12 +129,12 @@ int uv_os_uname(uv_utsname_t* buffer) { return os::uname(as_ptr<os::system_name>
 unsigned int uv_available_parallelism(void) { return os::available_parallelism(); }
 
 int uv_cpu_info(uv_cpu_info_t** cpu_infos, int* count) {
-  return os::cpu_infos(reinterpret_cast<os::cpu_info**>(cpu_infos), count);
+  return os::cpu_infos(as_ptr<os::cpu_info*>(cpu_infos), count);
 }
 void uv_free_cpu_info(uv_cpu_info_t* cpu_infos, int count) { os::free_cpu_infos(as_ptr<os::cpu_info>(cpu_infos), count); }
 
 int uv_interface_addresses(uv_interface_address_t** addresses, int* count) {
-  return os::interface_addresses(reinterpret_cast<os::interface_address**>(addresses), count);
+  return os::interface_addresses(as_ptr<os::interface_address*>(addresses), count);
 }
 void uv_free_interface_addresses(uv_interface_address_t* addresses, int count) {
   os::free_interface_addresses(as_ptr<os::interface_address>(addresses), count);
@@ -164,7 +164,7 @@ int uv_dlsym(uv_lib_t* lib, const char* name, void** ptr) {
   return os::library_symbol(as_ptr<os::library>(lib), name, ptr);
 }
 const char* uv_dlerror(const uv_lib_t* lib) {
-  return os::library_error(reinterpret_cast<const os::library*>(lib));
+  return os::library_error(as_ptr<const os::library>(lib));
 }
 
 // ---- random bytes -------------------------------------------------------------

@@ -16,7 +16,7 @@ using namespace phaseloop::compat;
 
 namespace {
 
-uv_loop_t* C(pl::loop& l) { return reinterpret_cast<uv_loop_t*>(&l); }
+uv_loop_t* C(pl::loop& l) { return as_ptr<uv_loop_t>(&l); }
 
 phaseloop_phase_event to_c(const pl::phase_event& e) {
   return phaseloop_phase_event{static_cast<phaseloop_phase>(e.which), e.before_loop ? 1 : 0, e.iteration, e.now,
@@ -28,8 +28,8 @@ phaseloop_callback_event to_c(const pl::callback_event& e) {
                                   static_cast<phaseloop_callback_kind>(e.kind),
                                   e.iteration,
                                   e.now,
-                                  reinterpret_cast<uv_handle_t*>(e.handle),
-                                  reinterpret_cast<uv_req_t*>(e.request)};
+                                  as_ptr<uv_handle_t>(e.handle),
+                                  as_ptr<uv_req_t>(e.request)};
 }
 
 // Lives inside phaseloop_hook_t::phaseloop_private_.
@@ -69,7 +69,7 @@ class c_hook final : public pl::hook {
 static_assert(sizeof(c_hook) <= sizeof(phaseloop_hook_t::phaseloop_private_));
 static_assert(alignof(c_hook) <= alignof(void*));
 
-c_hook* adapter(phaseloop_hook_t* h) { return reinterpret_cast<c_hook*>(h->phaseloop_private_); }
+c_hook* adapter(phaseloop_hook_t* h) { return as_ptr<c_hook>(h->phaseloop_private_); }
 
 // Marks a hook's private storage as holding a live adapter (attached).
 bool attached(phaseloop_hook_t* h) {

@@ -16,7 +16,7 @@ using namespace phaseloop::compat;
 
 namespace {
 
-inline pl::poll& P(uv_poll_t* h) { return *reinterpret_cast<pl::poll*>(h); }
+inline pl::poll& P(uv_poll_t* h) { return as<pl::poll>(h); }
 
 }  // namespace
 
@@ -24,9 +24,7 @@ extern "C" {
 
 int uv_poll_init(uv_loop_t* loop, uv_poll_t* handle, int fd) {
   if (int r = pl::poll::prepare_fd(L(loop), fd); r != 0) return r;
-  void* saved = handle->data;
-  new (static_cast<void*>(handle)) pl::poll(L(loop), fd);
-  handle->data = saved;
+  construct<pl::poll>(handle, L(loop), fd);
   return 0;
 }
 
@@ -36,7 +34,7 @@ int uv_poll_init_socket(uv_loop_t* loop, uv_poll_t* handle, uv_os_sock_t socket)
 
 int uv_poll_start(uv_poll_t* handle, int events, uv_poll_cb cb) {
   // C and C++ callbacks take a pointer to the same object.
-  return P(handle).start(events, reinterpret_cast<pl::poll_cb>(cb));
+  return P(handle).start(events, cb_cast<pl::poll_cb>(cb));
 }
 
 int uv_poll_stop(uv_poll_t* handle) { return P(handle).stop(); }

@@ -64,7 +64,7 @@ int uv_spawn(uv_loop_t* loop, uv_process_t* handle, const uv_process_options_t* 
   // closes it after a failed spawn too.
   pl::process* p = construct<pl::process>(handle, L(loop));
   if (options == nullptr) return UV_EINVAL;
-  return p->spawn(*reinterpret_cast<const opts*>(options));
+  return p->spawn(as<const opts>(options));
 }
 
 int uv_process_kill(uv_process_t* process, int signum) { return as<pl::process>(process).kill(signum); }

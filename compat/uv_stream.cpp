@@ -65,19 +65,19 @@ struct phaseloop::detail::io_access {
 
 namespace {
 
-inline pl::stream& S(uv_stream_t* s) { return *reinterpret_cast<pl::stream*>(s); }
-inline const pl::stream& S(const uv_stream_t* s) { return *reinterpret_cast<const pl::stream*>(s); }
-inline pl::tcp& T(uv_tcp_t* t) { return *reinterpret_cast<pl::tcp*>(t); }
-inline const pl::tcp& T(const uv_tcp_t* t) { return *reinterpret_cast<const pl::tcp*>(t); }
-inline pl::pipe& P(uv_pipe_t* p) { return *reinterpret_cast<pl::pipe*>(p); }
-inline const pl::pipe& P(const uv_pipe_t* p) { return *reinterpret_cast<const pl::pipe*>(p); }
-inline const pl::fs_buf* B(const uv_buf_t* b) { return reinterpret_cast<const pl::fs_buf*>(b); }
+inline pl::stream& S(uv_stream_t* s) { return as<pl::stream>(s); }
+inline const pl::stream& S(const uv_stream_t* s) { return as<const pl::stream>(s); }
+inline pl::tcp& T(uv_tcp_t* t) { return as<pl::tcp>(t); }
+inline const pl::tcp& T(const uv_tcp_t* t) { return as<const pl::tcp>(t); }
+inline pl::pipe& P(uv_pipe_t* p) { return as<pl::pipe>(p); }
+inline const pl::pipe& P(const uv_pipe_t* p) { return as<const pl::pipe>(p); }
+inline const pl::fs_buf* B(const uv_buf_t* b) { return as_ptr<const pl::fs_buf>(b); }
 
 // The C++ methods set every field of a request when they accept it (as
 // libuv's request init does), and leave it untouched when they refuse it;
 // so the caller's struct is used as is, `data` included.
 template <class P, class C>
-P& R(C* mem) { return *reinterpret_cast<P*>(mem); }
+P& R(C* mem) { return as<P>(mem); }
 
 
 }  // namespace
@@ -132,17 +132,11 @@ size_t uv_stream_get_write_queue_size(const uv_stream_t* stream) { return S(stre
 // ---- TCP --------------------------------------------------------------------
 
 int uv_tcp_init_ex(uv_loop_t* loop, uv_tcp_t* handle, unsigned int flags) {
-  const int domain = static_cast<int>(flags & 0xFF);
-  if (domain != AF_INET && domain != AF_INET6 && domain != AF_UNSPEC) return UV_EINVAL;
-  if (flags & ~0xFFu) return UV_EINVAL;
-  int fd = -1;
-  if (domain != AF_UNSPEC) {
-    fd = pl::tcp::new_socket(domain);
-    if (fd < 0) return fd;
-  }
-  void* saved = handle->data;
-  pl::tcp* t = new (static_cast<void*>(handle)) pl::tcp(L(loop));
-  t->data = saved;
+  // The low byte is the address family; nothing above it.
+  int fd;
+  if (int r = socket_for_init(flags, 0, [](int domain) { return pl::tcp::new_socket(domain); }, fd); r != 0)
+    return r;
+  pl::tcp* t = construct<pl::tcp>(handle, L(loop));
   if (fd >= 0) t->adopt(fd);
   return 0;
 }
@@ -157,7 +151,7 @@ int uv_tcp_keepalive_ex(uv_tcp_t* handle, int on, unsigned int idle, unsigned in
   return T(handle).keepalive_ex(on != 0, idle, intvl, cnt);
 }
 
-size_t uv_write_nwritten(const uv_write_t* req) { return reinterpret_cast<const pl::write_req*>(req)->written(); }
+size_t uv_write_nwritten(const uv_write_t* req) { return as<const pl::write_req>(req).written(); }
 
 int uv_pipe_bind2(uv_pipe_t* handle, const char* name, size_t namelen, unsigned int flags) {
   static_assert(UV_PIPE_NO_TRUNCATE == pl::pipe::no_truncate);
@@ -203,9 +197,7 @@ int uv_tcp_connect(uv_connect_t* req, uv_tcp_t* handle, const struct sockaddr* a
 // ---- pipes ------------------------------------------------------------------
 
 int uv_pipe_init(uv_loop_t* loop, uv_pipe_t* handle, int ipc) {
-  void* saved = handle->data;
-  pl::pipe* p = new (static_cast<void*>(handle)) pl::pipe(L(loop), ipc != 0);
-  p->data = saved;
+  construct<pl::pipe>(handle, L(loop), ipc != 0);
   return 0;
 }
 
@@ -242,22 +234,20 @@ int uv_pipe_chmod(uv_pipe_t* handle, int flags) {
 
 int uv_tty_init(uv_loop_t* loop, uv_tty_t* tty, uv_file fd, int) {
   if (int r = pl::tty::check_fd(fd); r != 0) return r;
-  void* saved = tty->data;
-  pl::tty* t = new (static_cast<void*>(tty)) pl::tty(L(loop), fd);
-  t->data = saved;
+  construct<pl::tty>(tty, L(loop), fd);
   return 0;
 }
 
 int uv_tty_set_mode(uv_tty_t* tty, uv_tty_mode_t mode) {
   // libuv >= 1.51's raw VT mode is raw mode on Unix.
   if (mode == UV_TTY_MODE_RAW_VT) mode = UV_TTY_MODE_RAW;
-  return reinterpret_cast<pl::tty*>(tty)->set_mode(static_cast<pl::tty::mode>(mode));
+  return as<pl::tty>(tty).set_mode(static_cast<pl::tty::mode>(mode));
 }
 
 int uv_tty_reset_mode(void) { return pl::tty::reset_mode(); }
 
 int uv_tty_get_winsize(uv_tty_t* tty, int* width, int* height) {
-  return reinterpret_cast<pl::tty*>(tty)->winsize(width, height);
+  return as<pl::tty>(tty).winsize(width, height);
 }
 
 void uv_tty_set_vterm_state(uv_tty_vtermstate_t) {}  // Windows only

@@ -38,9 +38,9 @@ struct phaseloop::detail::udp_access {
 namespace {
 
 
-pl::udp& U(uv_udp_t* h) { return *reinterpret_cast<pl::udp*>(h); }
-const pl::udp& U(const uv_udp_t* h) { return *reinterpret_cast<const pl::udp*>(h); }
-const pl::fs_buf* B(const uv_buf_t* bufs) { return reinterpret_cast<const pl::fs_buf*>(bufs); }
+pl::udp& U(uv_udp_t* h) { return as<pl::udp>(h); }
+const pl::udp& U(const uv_udp_t* h) { return as<const pl::udp>(h); }
+const pl::fs_buf* B(const uv_buf_t* bufs) { return as_ptr<const pl::fs_buf>(bufs); }
 
 }  // namespace
 
@@ -48,14 +48,10 @@ extern "C" {
 
 int uv_udp_init_ex(uv_loop_t* loop, uv_udp_t* handle, unsigned int flags) {
   // The low byte is the address family; above it, only UV_UDP_RECVMMSG.
-  const int domain = static_cast<int>(flags & 0xFF);
-  if (domain != AF_INET && domain != AF_INET6 && domain != AF_UNSPEC) return UV_EINVAL;
-  if ((flags & ~0xFFu) & ~static_cast<unsigned>(UV_UDP_RECVMMSG)) return UV_EINVAL;
-  int fd = -1;
-  if (domain != AF_UNSPEC) {
-    fd = pl::udp::socket(domain);
-    if (fd < 0) return fd;
-  }
+  int fd;
+  if (int r = socket_for_init(flags, UV_UDP_RECVMMSG, [](int domain) { return pl::udp::socket(domain); }, fd);
+      r != 0)
+    return r;
   pl::udp* u = construct<pl::udp>(handle, L(loop), fd);
   if (flags & UV_UDP_RECVMMSG) u->set_recvmmsg(true);
   return 0;
@@ -72,7 +68,7 @@ int uv_udp_open_ex(uv_udp_t* handle, uv_os_sock_t sock, unsigned int flags) {
 
 int uv_udp_try_send2(uv_udp_t* handle, unsigned int count, uv_buf_t* bufs[], unsigned int nbufs[],
                      struct sockaddr* addrs[], unsigned int flags) {
-  return U(handle).try_send2(count, reinterpret_cast<pl::fs_buf**>(bufs), nbufs, addrs, flags);
+  return U(handle).try_send2(count, as_ptr<pl::fs_buf*>(bufs), nbufs, addrs, flags);
 }
 
 int uv_udp_bind(uv_udp_t* handle, const struct sockaddr* addr, unsigned int flags) {
@@ -116,7 +112,7 @@ int uv_udp_send(uv_udp_send_t* req, uv_udp_t* handle, const uv_buf_t bufs[], uns
                 const struct sockaddr* addr, uv_udp_send_cb send_cb) {
   if (handle->type != UV_UDP) return UV_EINVAL;
   pl::udp_send* r = construct<pl::udp_send>(req);
-  return U(handle).send(*r, B(bufs), nbufs, addr, reinterpret_cast<pl::udp_send_cb>(send_cb));
+  return U(handle).send(*r, B(bufs), nbufs, addr, cb_cast<pl::udp_send_cb>(send_cb));
 }
 
 int uv_udp_try_send(uv_udp_t* handle, const uv_buf_t bufs[], unsigned int nbufs, const struct sockaddr* addr) {
@@ -126,8 +122,8 @@ int uv_udp_try_send(uv_udp_t* handle, const uv_buf_t bufs[], unsigned int nbufs,
 
 int uv_udp_recv_start(uv_udp_t* handle, uv_alloc_cb alloc_cb, uv_udp_recv_cb recv_cb) {
   if (handle->type != UV_UDP) return UV_EINVAL;
-  return U(handle).recv_start(reinterpret_cast<pl::udp_alloc_cb>(alloc_cb),
-                              reinterpret_cast<pl::udp_recv_cb>(recv_cb));
+  return U(handle).recv_start(cb_cast<pl::udp_alloc_cb>(alloc_cb),
+                              cb_cast<pl::udp_recv_cb>(recv_cb));
 }
 
 int uv_udp_recv_stop(uv_udp_t* handle) {
