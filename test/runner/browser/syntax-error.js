@@ -1,0 +1,3 @@
+console.log('never');
+let x = ;
+// SPDX-License-Identifier: MIT
