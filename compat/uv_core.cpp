@@ -24,38 +24,33 @@ using namespace phaseloop::compat;
 // ---- layout: C++ objects fit the C structs and share the public fields ----
 
 
-// A friend of the core classes, so that it may name their private fields.
-struct phaseloop::detail::loop_access {
-  static_assert(fits<uv_loop_t, pl::loop>());
-  static_assert(fits<uv_timer_t, pl::timer>());
-  static_assert(fits<uv_idle_t, pl::idle>());
-  static_assert(fits<uv_prepare_t, pl::prepare>());
-  static_assert(fits<uv_check_t, pl::check>());
-  static_assert(fits<uv_async_t, pl::async>());
-  static_assert(fits<uv_signal_t, pl::signal>());
-  static_assert(fits<uv_work_t, pl::work>());
+// Each class publishes where it keeps the fields libuv shows (c_layout()).
+static_assert(fits<uv_loop_t, pl::loop>());
+static_assert(fits<uv_timer_t, pl::timer>());
+static_assert(fits<uv_idle_t, pl::idle>());
+static_assert(fits<uv_prepare_t, pl::prepare>());
+static_assert(fits<uv_check_t, pl::check>());
+static_assert(fits<uv_async_t, pl::async>());
+static_assert(fits<uv_signal_t, pl::signal>());
+static_assert(fits<uv_work_t, pl::work>());
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  static_assert(offsetof(pl::loop, data) == offsetof(uv_loop_t, data));
-  static_assert(offsetof(pl::loop, active_handles_) == offsetof(uv_loop_t, active_handles));
-  static_assert(offsetof(pl::handle, data) == offsetof(uv_handle_t, data));
-  static_assert(offsetof(pl::handle, loop_) == offsetof(uv_handle_t, loop));
-  static_assert(offsetof(pl::handle, type_) == offsetof(uv_handle_t, type));
-  static_assert(offsetof(pl::handle, close_cb_) == offsetof(uv_handle_t, close_cb));
-  static_assert(offsetof(pl::handle, next_closing_) == offsetof(uv_handle_t, next_closing));
-  static_assert(offsetof(pl::handle, flags_) == offsetof(uv_handle_t, flags));
-  static_assert(sizeof(pl::handle) == sizeof(uv_handle_t));
-  static_assert(offsetof(pl::signal, signum_) == offsetof(uv_signal_t, signum));
-  static_assert(offsetof(pl::signal, cb_) == offsetof(uv_signal_t, signal_cb));
-  static_assert(offsetof(pl::req, data) == offsetof(uv_req_t, data));
-  static_assert(offsetof(pl::req, type_) == offsetof(uv_req_t, type));
-  static_assert(offsetof(pl::req, reserved_) == offsetof(uv_req_t, reserved));
-  static_assert(offsetof(pl::work, loop_) == offsetof(uv_work_t, loop));
-  static_assert(offsetof(pl::work, work_cb_) == offsetof(uv_work_t, work_cb));
-  static_assert(offsetof(pl::work, after_cb_) == offsetof(uv_work_t, after_work_cb));
-#pragma GCC diagnostic pop
-};
+static_assert(pl::loop::c_layout().data == offsetof(uv_loop_t, data));
+static_assert(pl::loop::c_layout().active_handles == offsetof(uv_loop_t, active_handles));
+static_assert(pl::handle::c_layout().data == offsetof(uv_handle_t, data));
+static_assert(pl::handle::c_layout().loop == offsetof(uv_handle_t, loop));
+static_assert(pl::handle::c_layout().type == offsetof(uv_handle_t, type));
+static_assert(pl::handle::c_layout().close_cb == offsetof(uv_handle_t, close_cb));
+static_assert(pl::handle::c_layout().next_closing == offsetof(uv_handle_t, next_closing));
+static_assert(pl::handle::c_layout().flags == offsetof(uv_handle_t, flags));
+static_assert(sizeof(pl::handle) == sizeof(uv_handle_t));
+static_assert(pl::signal::c_layout().signum == offsetof(uv_signal_t, signum));
+static_assert(pl::signal::c_layout().signal_cb == offsetof(uv_signal_t, signal_cb));
+static_assert(pl::req::c_layout().data == offsetof(uv_req_t, data));
+static_assert(pl::req::c_layout().type == offsetof(uv_req_t, type));
+static_assert(pl::req::c_layout().reserved == offsetof(uv_req_t, reserved));
+static_assert(pl::work::c_layout().loop == offsetof(uv_work_t, loop));
+static_assert(pl::work::c_layout().work_cb == offsetof(uv_work_t, work_cb));
+static_assert(pl::work::c_layout().after_work_cb == offsetof(uv_work_t, after_work_cb));
 
 namespace {
 

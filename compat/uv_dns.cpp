@@ -16,33 +16,28 @@
 namespace pl = phaseloop;
 using namespace phaseloop::compat;
 
-// A friend of the request classes, so that it may name their fields.
-struct phaseloop::detail::dns_access {
-  static_assert(fits<uv_getaddrinfo_t, pl::getaddrinfo_req>());
-  static_assert(fits<uv_getnameinfo_t, pl::getnameinfo_req>());
-  static_assert(pl::eai::addrfamily == UV_EAI_ADDRFAMILY && pl::eai::again == UV_EAI_AGAIN);
-  static_assert(pl::eai::badflags == UV_EAI_BADFLAGS && pl::eai::canceled == UV_EAI_CANCELED);
-  static_assert(pl::eai::fail == UV_EAI_FAIL && pl::eai::family == UV_EAI_FAMILY);
-  static_assert(pl::eai::memory == UV_EAI_MEMORY && pl::eai::nodata == UV_EAI_NODATA);
-  static_assert(pl::eai::noname == UV_EAI_NONAME && pl::eai::overflow == UV_EAI_OVERFLOW);
-  static_assert(pl::eai::service == UV_EAI_SERVICE && pl::eai::socktype == UV_EAI_SOCKTYPE);
+// Each request class publishes where it keeps libuv's fields (c_layout()).
+static_assert(fits<uv_getaddrinfo_t, pl::getaddrinfo_req>());
+static_assert(fits<uv_getnameinfo_t, pl::getnameinfo_req>());
+static_assert(pl::eai::addrfamily == UV_EAI_ADDRFAMILY && pl::eai::again == UV_EAI_AGAIN);
+static_assert(pl::eai::badflags == UV_EAI_BADFLAGS && pl::eai::canceled == UV_EAI_CANCELED);
+static_assert(pl::eai::fail == UV_EAI_FAIL && pl::eai::family == UV_EAI_FAMILY);
+static_assert(pl::eai::memory == UV_EAI_MEMORY && pl::eai::nodata == UV_EAI_NODATA);
+static_assert(pl::eai::noname == UV_EAI_NONAME && pl::eai::overflow == UV_EAI_OVERFLOW);
+static_assert(pl::eai::service == UV_EAI_SERVICE && pl::eai::socktype == UV_EAI_SOCKTYPE);
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  static_assert(offsetof(pl::getaddrinfo_req, loop_) == offsetof(uv_getaddrinfo_t, loop));
-  static_assert(offsetof(pl::getaddrinfo_req, cb_) == offsetof(uv_getaddrinfo_t, cb));
-  static_assert(offsetof(pl::getaddrinfo_req, copies_) == offsetof(uv_getaddrinfo_t, uv_private2_));
-  static_assert(offsetof(pl::getaddrinfo_req, addrinfo_) == offsetof(uv_getaddrinfo_t, addrinfo));
-  static_assert(offsetof(pl::getaddrinfo_req, retcode_) == offsetof(uv_getaddrinfo_t, uv_private3_));
-  static_assert(offsetof(pl::getnameinfo_req, loop_) == offsetof(uv_getnameinfo_t, loop));
-  static_assert(offsetof(pl::getnameinfo_req, cb_) == offsetof(uv_getnameinfo_t, getnameinfo_cb));
-  static_assert(offsetof(pl::getnameinfo_req, storage_) == offsetof(uv_getnameinfo_t, uv_private2_));
-  static_assert(offsetof(pl::getnameinfo_req, flags_) == offsetof(uv_getnameinfo_t, uv_private32_));
-  static_assert(offsetof(pl::getnameinfo_req, host_) == offsetof(uv_getnameinfo_t, host));
-  static_assert(offsetof(pl::getnameinfo_req, service_) == offsetof(uv_getnameinfo_t, service));
-  static_assert(offsetof(pl::getnameinfo_req, retcode_) == offsetof(uv_getnameinfo_t, uv_private3_));
-#pragma GCC diagnostic pop
-};
+static_assert(pl::getaddrinfo_req::c_layout().loop == offsetof(uv_getaddrinfo_t, loop));
+static_assert(pl::getaddrinfo_req::c_layout().cb == offsetof(uv_getaddrinfo_t, cb));
+static_assert(pl::getaddrinfo_req::c_layout().uv_private2_ == offsetof(uv_getaddrinfo_t, uv_private2_));
+static_assert(pl::getaddrinfo_req::c_layout().addrinfo == offsetof(uv_getaddrinfo_t, addrinfo));
+static_assert(pl::getaddrinfo_req::c_layout().uv_private3_ == offsetof(uv_getaddrinfo_t, uv_private3_));
+static_assert(pl::getnameinfo_req::c_layout().loop == offsetof(uv_getnameinfo_t, loop));
+static_assert(pl::getnameinfo_req::c_layout().getnameinfo_cb == offsetof(uv_getnameinfo_t, getnameinfo_cb));
+static_assert(pl::getnameinfo_req::c_layout().uv_private2_ == offsetof(uv_getnameinfo_t, uv_private2_));
+static_assert(pl::getnameinfo_req::c_layout().uv_private32_ == offsetof(uv_getnameinfo_t, uv_private32_));
+static_assert(pl::getnameinfo_req::c_layout().host == offsetof(uv_getnameinfo_t, host));
+static_assert(pl::getnameinfo_req::c_layout().service == offsetof(uv_getnameinfo_t, service));
+static_assert(pl::getnameinfo_req::c_layout().uv_private3_ == offsetof(uv_getnameinfo_t, uv_private3_));
 
 namespace {
 

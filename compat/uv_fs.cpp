@@ -21,49 +21,44 @@ using phaseloop::compat::construct;
 
 // ---- layout: the C++ types are libuv's structs ----------------------------
 
-// A friend of fs_req and fs_dir, so that it may name their private fields.
-struct phaseloop::detail::fs_access {
-  static_assert(sizeof(pl::fs_req) <= sizeof(uv_fs_t) && alignof(pl::fs_req) <= alignof(uv_fs_t));
-  static_assert(sizeof(pl::fs_stat) == sizeof(uv_stat_t));
-  static_assert(offsetof(pl::fs_stat, st_size) == offsetof(uv_stat_t, st_size));
-  static_assert(offsetof(pl::fs_stat, st_birthtim) == offsetof(uv_stat_t, st_birthtim));
-  static_assert(sizeof(pl::fs_timespec) == sizeof(uv_timespec_t));
-  static_assert(sizeof(pl::fs_statfs) == sizeof(uv_statfs_t));
-  static_assert(offsetof(pl::fs_statfs, f_spare) == offsetof(uv_statfs_t, f_spare));
-  static_assert(sizeof(pl::fs_buf) == sizeof(uv_buf_t));
-  static_assert(offsetof(pl::fs_buf, base) == offsetof(uv_buf_t, base));
-  static_assert(offsetof(pl::fs_buf, len) == offsetof(uv_buf_t, len));
-  static_assert(sizeof(pl::fs_dirent) == sizeof(uv_dirent_t));
-  static_assert(offsetof(pl::fs_dirent, type) == offsetof(uv_dirent_t, type));
-  static_assert(static_cast<int>(pl::fs_type::lutime) == UV_FS_LUTIME);
-  static_assert(static_cast<int>(pl::fs_type::unknown) == UV_FS_UNKNOWN);
-  static_assert(static_cast<int>(pl::fs_dirent_type::block_device) == UV_DIRENT_BLOCK);
-  static_assert(pl::fs_copyfile_excl == UV_FS_COPYFILE_EXCL);
-  static_assert(pl::fs_copyfile_ficlone == UV_FS_COPYFILE_FICLONE);
-  static_assert(pl::fs_copyfile_ficlone_force == UV_FS_COPYFILE_FICLONE_FORCE);
+// fs_req and fs_dir publish where they keep libuv's fields (c_layout()).
+static_assert(sizeof(pl::fs_req) <= sizeof(uv_fs_t) && alignof(pl::fs_req) <= alignof(uv_fs_t));
+static_assert(sizeof(pl::fs_stat) == sizeof(uv_stat_t));
+static_assert(offsetof(pl::fs_stat, st_size) == offsetof(uv_stat_t, st_size));
+static_assert(offsetof(pl::fs_stat, st_birthtim) == offsetof(uv_stat_t, st_birthtim));
+static_assert(sizeof(pl::fs_timespec) == sizeof(uv_timespec_t));
+static_assert(sizeof(pl::fs_statfs) == sizeof(uv_statfs_t));
+static_assert(offsetof(pl::fs_statfs, f_spare) == offsetof(uv_statfs_t, f_spare));
+static_assert(sizeof(pl::fs_buf) == sizeof(uv_buf_t));
+static_assert(offsetof(pl::fs_buf, base) == offsetof(uv_buf_t, base));
+static_assert(offsetof(pl::fs_buf, len) == offsetof(uv_buf_t, len));
+static_assert(sizeof(pl::fs_dirent) == sizeof(uv_dirent_t));
+static_assert(offsetof(pl::fs_dirent, type) == offsetof(uv_dirent_t, type));
+static_assert(static_cast<int>(pl::fs_type::lutime) == UV_FS_LUTIME);
+static_assert(static_cast<int>(pl::fs_type::unknown) == UV_FS_UNKNOWN);
+static_assert(static_cast<int>(pl::fs_dirent_type::block_device) == UV_DIRENT_BLOCK);
+static_assert(pl::fs_copyfile_excl == UV_FS_COPYFILE_EXCL);
+static_assert(pl::fs_copyfile_ficlone == UV_FS_COPYFILE_FICLONE);
+static_assert(pl::fs_copyfile_ficlone_force == UV_FS_COPYFILE_FICLONE_FORCE);
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  static_assert(offsetof(pl::fs_req, fs_type_) == offsetof(uv_fs_t, fs_type));
-  static_assert(offsetof(pl::fs_req, loop_) == offsetof(uv_fs_t, loop));
-  static_assert(offsetof(pl::fs_req, cb_) == offsetof(uv_fs_t, cb));
-  static_assert(offsetof(pl::fs_req, result_) == offsetof(uv_fs_t, result));
-  static_assert(offsetof(pl::fs_req, ptr_) == offsetof(uv_fs_t, ptr));
-  static_assert(offsetof(pl::fs_req, path_) == offsetof(uv_fs_t, path));
-  static_assert(offsetof(pl::fs_req, statbuf_) == offsetof(uv_fs_t, statbuf));
-  static_assert(offsetof(pl::fs_req, new_path_) == offsetof(uv_fs_t, new_path));
-  static_assert(offsetof(pl::fs_req, file_) == offsetof(uv_fs_t, file));
-  static_assert(offsetof(pl::fs_req, nbufs_) == offsetof(uv_fs_t, nbufs));
-  static_assert(offsetof(pl::fs_req, bufs_) == offsetof(uv_fs_t, bufs));
-  static_assert(offsetof(pl::fs_req, off_) == offsetof(uv_fs_t, off));
-  static_assert(offsetof(pl::fs_req, task_) == offsetof(uv_fs_t, work_req));
-  static_assert(offsetof(pl::fs_req, bufsml_) == offsetof(uv_fs_t, bufsml));
-  static_assert(sizeof(pl::fs_dir) == sizeof(uv_dir_t) && alignof(pl::fs_dir) == alignof(uv_dir_t));
-  static_assert(offsetof(pl::fs_dir, dirents) == offsetof(uv_dir_t, dirents));
-  static_assert(offsetof(pl::fs_dir, nentries) == offsetof(uv_dir_t, nentries));
-  static_assert(offsetof(pl::fs_dir, stream_) == offsetof(uv_dir_t, uv_private_));
-#pragma GCC diagnostic pop
-};
+static_assert(pl::fs_req::c_layout().fs_type == offsetof(uv_fs_t, fs_type));
+static_assert(pl::fs_req::c_layout().loop == offsetof(uv_fs_t, loop));
+static_assert(pl::fs_req::c_layout().cb == offsetof(uv_fs_t, cb));
+static_assert(pl::fs_req::c_layout().result == offsetof(uv_fs_t, result));
+static_assert(pl::fs_req::c_layout().ptr == offsetof(uv_fs_t, ptr));
+static_assert(pl::fs_req::c_layout().path == offsetof(uv_fs_t, path));
+static_assert(pl::fs_req::c_layout().statbuf == offsetof(uv_fs_t, statbuf));
+static_assert(pl::fs_req::c_layout().new_path == offsetof(uv_fs_t, new_path));
+static_assert(pl::fs_req::c_layout().file == offsetof(uv_fs_t, file));
+static_assert(pl::fs_req::c_layout().nbufs == offsetof(uv_fs_t, nbufs));
+static_assert(pl::fs_req::c_layout().bufs == offsetof(uv_fs_t, bufs));
+static_assert(pl::fs_req::c_layout().off == offsetof(uv_fs_t, off));
+static_assert(pl::fs_req::c_layout().work_req == offsetof(uv_fs_t, work_req));
+static_assert(pl::fs_req::c_layout().bufsml == offsetof(uv_fs_t, bufsml));
+static_assert(sizeof(pl::fs_dir) == sizeof(uv_dir_t) && alignof(pl::fs_dir) == alignof(uv_dir_t));
+static_assert(pl::fs_dir::c_layout().dirents == offsetof(uv_dir_t, dirents));
+static_assert(pl::fs_dir::c_layout().nentries == offsetof(uv_dir_t, nentries));
+static_assert(pl::fs_dir::c_layout().uv_private_ == offsetof(uv_dir_t, uv_private_));
 
 namespace {
 

@@ -15,15 +15,10 @@
 namespace pl = phaseloop;
 using namespace phaseloop::compat;
 
-// A friend of fs_event, so that it may name its private fields.
-struct phaseloop::detail::fs_event_access {
-  static_assert(sizeof(pl::fs_event) <= sizeof(uv_fs_event_t) && alignof(pl::fs_event) <= alignof(uv_fs_event_t));
-  static_assert(pl::fs_event_rename == UV_RENAME && pl::fs_event_change == UV_CHANGE);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  static_assert(offsetof(pl::fs_event, path_) == offsetof(uv_fs_event_t, path));
-#pragma GCC diagnostic pop
-};
+// fs_event publishes where it keeps libuv's fields (c_layout()).
+static_assert(sizeof(pl::fs_event) <= sizeof(uv_fs_event_t) && alignof(pl::fs_event) <= alignof(uv_fs_event_t));
+static_assert(pl::fs_event_rename == UV_RENAME && pl::fs_event_change == UV_CHANGE);
+static_assert(pl::fs_event::c_layout().path == offsetof(uv_fs_event_t, path));
 
 namespace {
 

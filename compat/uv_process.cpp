@@ -14,14 +14,9 @@
 namespace pl = phaseloop;
 using namespace phaseloop::compat;
 
-struct phaseloop::detail::process_access {
-  static_assert(fits<uv_process_t, pl::process>());
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  static_assert(offsetof(pl::process, cb_) == offsetof(uv_process_t, exit_cb));
-  static_assert(offsetof(pl::process, pid_) == offsetof(uv_process_t, pid));
-#pragma GCC diagnostic pop
-};
+static_assert(fits<uv_process_t, pl::process>());
+static_assert(pl::process::c_layout().exit_cb == offsetof(uv_process_t, exit_cb));
+static_assert(pl::process::c_layout().pid == offsetof(uv_process_t, pid));
 
 namespace {
 

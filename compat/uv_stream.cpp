@@ -24,43 +24,37 @@ using namespace phaseloop::compat;
 
 
 // Layout checks: the C++ objects live inside libuv's structs and keep the
-// public fields where C programs read them. A friend of the I/O classes, so
-// that it may name their private fields.
-struct phaseloop::detail::io_access {
-  static_assert(fits<uv_poll_t, pl::poll>());
-  static_assert(int{pl::poll::readable} == int{UV_READABLE} && int{pl::poll::writable} == int{UV_WRITABLE} &&
-                int{pl::poll::disconnect} == int{UV_DISCONNECT} &&
-                int{pl::poll::prioritized} == int{UV_PRIORITIZED});
-  static_assert(fits<uv_tcp_t, pl::tcp>());
-  static_assert(fits<uv_pipe_t, pl::pipe>());
-  static_assert(fits<uv_tty_t, pl::tty>());
-  static_assert(int{UV_TTY_MODE_RAW} == static_cast<int>(pl::tty::mode::raw) &&
-                int{UV_TTY_MODE_IO} == static_cast<int>(pl::tty::mode::io));
-  static_assert(fits<uv_write_t, pl::write_req>());
-  static_assert(fits<uv_connect_t, pl::connect_req>());
-  static_assert(fits<uv_shutdown_t, pl::shutdown_req>());
-  static_assert(sizeof(pl::fs_buf) == sizeof(iovec) && offsetof(pl::fs_buf, base) == offsetof(iovec, iov_base) &&
-                offsetof(pl::fs_buf, len) == offsetof(iovec, iov_len));
-  static_assert(sizeof(pl::fs_buf) == sizeof(uv_buf_t));
-  static_assert(pl::tcp::ipv6_only == UV_TCP_IPV6ONLY);
+// public fields where C programs read them (each class's c_layout()).
+static_assert(fits<uv_poll_t, pl::poll>());
+static_assert(int{pl::poll::readable} == int{UV_READABLE} && int{pl::poll::writable} == int{UV_WRITABLE} &&
+              int{pl::poll::disconnect} == int{UV_DISCONNECT} &&
+              int{pl::poll::prioritized} == int{UV_PRIORITIZED});
+static_assert(fits<uv_tcp_t, pl::tcp>());
+static_assert(fits<uv_pipe_t, pl::pipe>());
+static_assert(fits<uv_tty_t, pl::tty>());
+static_assert(int{UV_TTY_MODE_RAW} == static_cast<int>(pl::tty::mode::raw) &&
+              int{UV_TTY_MODE_IO} == static_cast<int>(pl::tty::mode::io));
+static_assert(fits<uv_write_t, pl::write_req>());
+static_assert(fits<uv_connect_t, pl::connect_req>());
+static_assert(fits<uv_shutdown_t, pl::shutdown_req>());
+static_assert(sizeof(pl::fs_buf) == sizeof(iovec) && offsetof(pl::fs_buf, base) == offsetof(iovec, iov_base) &&
+              offsetof(pl::fs_buf, len) == offsetof(iovec, iov_len));
+static_assert(sizeof(pl::fs_buf) == sizeof(uv_buf_t));
+static_assert(pl::tcp::ipv6_only == UV_TCP_IPV6ONLY);
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  static_assert(offsetof(pl::poll, cb_) == offsetof(uv_poll_t, poll_cb));
-  static_assert(offsetof(pl::stream, write_queue_size_) == offsetof(uv_stream_t, write_queue_size));
-  static_assert(offsetof(pl::stream, alloc_cb_) == offsetof(uv_stream_t, alloc_cb));
-  static_assert(offsetof(pl::stream, read_cb_) == offsetof(uv_stream_t, read_cb));
-  static_assert(offsetof(pl::pipe, ipc_) == offsetof(uv_pipe_t, ipc));
-  static_assert(offsetof(pl::pipe, path_) == offsetof(uv_pipe_t, pipe_fname));
-  static_assert(offsetof(pl::write_req, cb_) == offsetof(uv_write_t, cb));
-  static_assert(offsetof(pl::write_req, send_handle_) == offsetof(uv_write_t, send_handle));
-  static_assert(offsetof(pl::write_req, handle_) == offsetof(uv_write_t, handle));
-  static_assert(offsetof(pl::connect_req, cb_) == offsetof(uv_connect_t, cb));
-  static_assert(offsetof(pl::connect_req, handle_) == offsetof(uv_connect_t, handle));
-  static_assert(offsetof(pl::shutdown_req, handle_) == offsetof(uv_shutdown_t, handle));
-  static_assert(offsetof(pl::shutdown_req, cb_) == offsetof(uv_shutdown_t, cb));
-#pragma GCC diagnostic pop
-};
+static_assert(pl::poll::c_layout().poll_cb == offsetof(uv_poll_t, poll_cb));
+static_assert(pl::stream::c_layout().write_queue_size == offsetof(uv_stream_t, write_queue_size));
+static_assert(pl::stream::c_layout().alloc_cb == offsetof(uv_stream_t, alloc_cb));
+static_assert(pl::stream::c_layout().read_cb == offsetof(uv_stream_t, read_cb));
+static_assert(pl::pipe::c_layout().ipc == offsetof(uv_pipe_t, ipc));
+static_assert(pl::pipe::c_layout().pipe_fname == offsetof(uv_pipe_t, pipe_fname));
+static_assert(pl::write_req::c_layout().cb == offsetof(uv_write_t, cb));
+static_assert(pl::write_req::c_layout().send_handle == offsetof(uv_write_t, send_handle));
+static_assert(pl::write_req::c_layout().handle == offsetof(uv_write_t, handle));
+static_assert(pl::connect_req::c_layout().cb == offsetof(uv_connect_t, cb));
+static_assert(pl::connect_req::c_layout().handle == offsetof(uv_connect_t, handle));
+static_assert(pl::shutdown_req::c_layout().handle == offsetof(uv_shutdown_t, handle));
+static_assert(pl::shutdown_req::c_layout().cb == offsetof(uv_shutdown_t, cb));
 
 
 namespace {

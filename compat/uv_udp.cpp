@@ -16,24 +16,19 @@
 namespace pl = phaseloop;
 using namespace phaseloop::compat;
 
-// A friend of udp and udp_send, so that it may name their private fields.
-struct phaseloop::detail::udp_access {
-  static_assert(sizeof(pl::udp) <= sizeof(uv_udp_t) && alignof(pl::udp) <= alignof(uv_udp_t));
-  static_assert(sizeof(pl::udp_send) <= sizeof(uv_udp_send_t) && alignof(pl::udp_send) <= alignof(uv_udp_send_t));
-  static_assert(pl::udp_ipv6only == UV_UDP_IPV6ONLY && pl::udp_partial == UV_UDP_PARTIAL &&
-                pl::udp_reuseaddr == UV_UDP_REUSEADDR && pl::udp_mmsg_chunk == UV_UDP_MMSG_CHUNK &&
-                pl::udp_mmsg_free == UV_UDP_MMSG_FREE && pl::udp_linux_recverr == UV_UDP_LINUX_RECVERR &&
-                pl::udp_recvmmsg == UV_UDP_RECVMMSG);
-  static_assert(static_cast<int>(pl::udp_membership::join) == UV_JOIN_GROUP &&
-                static_cast<int>(pl::udp_membership::leave) == UV_LEAVE_GROUP);
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-  static_assert(offsetof(pl::udp, send_queue_size_) == offsetof(uv_udp_t, send_queue_size));
-  static_assert(offsetof(pl::udp, send_queue_count_) == offsetof(uv_udp_t, send_queue_count));
-  static_assert(offsetof(pl::udp_send, handle_) == offsetof(uv_udp_send_t, handle));
-  static_assert(offsetof(pl::udp_send, cb_) == offsetof(uv_udp_send_t, cb));
-#pragma GCC diagnostic pop
-};
+// udp and udp_send publish where they keep libuv's fields (c_layout()).
+static_assert(sizeof(pl::udp) <= sizeof(uv_udp_t) && alignof(pl::udp) <= alignof(uv_udp_t));
+static_assert(sizeof(pl::udp_send) <= sizeof(uv_udp_send_t) && alignof(pl::udp_send) <= alignof(uv_udp_send_t));
+static_assert(pl::udp_ipv6only == UV_UDP_IPV6ONLY && pl::udp_partial == UV_UDP_PARTIAL &&
+              pl::udp_reuseaddr == UV_UDP_REUSEADDR && pl::udp_mmsg_chunk == UV_UDP_MMSG_CHUNK &&
+              pl::udp_mmsg_free == UV_UDP_MMSG_FREE && pl::udp_linux_recverr == UV_UDP_LINUX_RECVERR &&
+              pl::udp_recvmmsg == UV_UDP_RECVMMSG);
+static_assert(static_cast<int>(pl::udp_membership::join) == UV_JOIN_GROUP &&
+              static_cast<int>(pl::udp_membership::leave) == UV_LEAVE_GROUP);
+static_assert(pl::udp::c_layout().send_queue_size == offsetof(uv_udp_t, send_queue_size));
+static_assert(pl::udp::c_layout().send_queue_count == offsetof(uv_udp_t, send_queue_count));
+static_assert(pl::udp_send::c_layout().handle == offsetof(uv_udp_send_t, handle));
+static_assert(pl::udp_send::c_layout().cb == offsetof(uv_udp_send_t, cb));
 
 namespace {
 

@@ -30,7 +30,6 @@ class async : public handle {
  private:
   friend class phaseloop::loop;
   friend class phaseloop::handle;
-  friend struct detail::loop_access;
   friend class detail::wakeup;
   void close_() noexcept;
   // Takes the pending state, spinning while a watched sender is between

@@ -44,7 +44,6 @@
 namespace phaseloop {
 
 namespace detail {
-struct fs_access;
 struct fs_ring;
 }
 
@@ -164,7 +163,13 @@ class fs_dir {
 
  private:
   friend class fs_req;
-  friend struct detail::fs_access;
+ public:
+  /// Where this object keeps what libuv's uv_dir_t shows, by its names there
+  /// (compat checks them against uv.h).
+  struct c_fields { std::size_t dirents, nentries, uv_private_; };
+  static constexpr c_fields c_layout() noexcept;
+
+ private:
   void* stream_ = nullptr;  // the DIR*
 };
 
@@ -325,7 +330,15 @@ class fs_req : public req {
 
  private:
   friend class phaseloop::loop;
-  friend struct detail::fs_access;
+ public:
+  /// Where this object keeps what libuv's uv_fs_t shows, by its names there
+  /// (compat checks them against uv.h).
+  struct c_fields {
+    std::size_t fs_type, loop, cb, result, ptr, path, statbuf, new_path, file, nbufs, bufs, off, work_req, bufsml;
+  };
+  static constexpr c_fields c_layout() noexcept;
+
+ private:
   friend struct detail::fs_ring;
 
   friend struct detail::pool_request<fs_req>;
@@ -381,5 +394,17 @@ class fs_req : public req {
   detail::pool_task task_;          // offset 336, libuv's work_req
   fs_buf bufsml_[4];                // offset 376: up to four read/write buffers
 };
+
+// The offsets c_layout() gives: offsetof of a class that is not
+// standard-layout is one GCC and Clang define, with a warning.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+constexpr fs_dir::c_fields fs_dir::c_layout() noexcept {
+  return {offsetof(fs_dir, dirents), offsetof(fs_dir, nentries), offsetof(fs_dir, stream_)};
+}
+constexpr fs_req::c_fields fs_req::c_layout() noexcept {
+  return {offsetof(fs_req, fs_type_), offsetof(fs_req, loop_), offsetof(fs_req, cb_), offsetof(fs_req, result_), offsetof(fs_req, ptr_), offsetof(fs_req, path_), offsetof(fs_req, statbuf_), offsetof(fs_req, new_path_), offsetof(fs_req, file_), offsetof(fs_req, nbufs_), offsetof(fs_req, bufs_), offsetof(fs_req, off_), offsetof(fs_req, task_), offsetof(fs_req, bufsml_)};
+}
+#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

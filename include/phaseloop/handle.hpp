@@ -9,6 +9,7 @@
 /// Every method must be called on the loop's thread, except where a method
 /// says otherwise (`async::send`).
 
+#include <cstddef>
 #include <cstdint>
 
 #include "phaseloop/detail/ilist.hpp"
@@ -17,7 +18,6 @@
 namespace phaseloop {
 
 namespace detail {
-struct loop_access;
 struct signal_registry;
 struct resolver;
 class threadpool;
@@ -108,9 +108,24 @@ class handle {
   std::uint32_t flags_;          // offset 88, libuv's `flags`
 
   friend class phaseloop::loop;
-  friend struct detail::loop_access;
+ public:
+  /// Where this object keeps what libuv's uv_handle_t shows, by its names there
+  /// (compat checks them against uv.h).
+  struct c_fields { std::size_t data, loop, type, close_cb, next_closing, flags; };
+  static constexpr c_fields c_layout() noexcept;
+
+ protected:
   friend class fs_poll;  // marks its internal timer
   friend struct detail::resolver;  // so does the DNS resolver
 };
+
+// The offsets c_layout() gives: offsetof of a class that is not
+// standard-layout is one GCC and Clang define, with a warning.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+constexpr handle::c_fields handle::c_layout() noexcept {
+  return {offsetof(handle, data), offsetof(handle, loop_), offsetof(handle, type_), offsetof(handle, close_cb_), offsetof(handle, next_closing_), offsetof(handle, flags_)};
+}
+#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

@@ -13,6 +13,7 @@
 /// Threads: every method is for the loop's thread only, except where noted.
 /// A loop is not copyable or movable: handles point at it.
 
+#include <cstddef>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -214,7 +215,13 @@ class loop {
   friend class work;
   friend class detail::threadpool;
   friend struct detail::signal_registry;
-  friend struct detail::loop_access;
+ public:
+  /// Where this object keeps what libuv's uv_loop_t shows, by its names there
+  /// (compat checks them against uv.h).
+  struct c_fields { std::size_t data, active_handles; };
+  static constexpr c_fields c_layout() noexcept;
+
+ private:
   // The handles and requests of src/io go through this seam only
   // (src/core/internal.hpp).
   friend struct detail::loop_seam;
@@ -351,5 +358,14 @@ class loop {
   // SIGCHLD watcher (internal, unreferenced), started by the first spawn.
   alignas(signal) unsigned char child_watcher_mem_[sizeof(signal)];
 };
+
+// The offsets c_layout() gives: offsetof of a class that is not
+// standard-layout is one GCC and Clang define, with a warning.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+constexpr loop::c_fields loop::c_layout() noexcept {
+  return {offsetof(loop, data), offsetof(loop, active_handles_)};
+}
+#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

@@ -36,7 +36,6 @@ class phase_handle : public handle {
  private:
   friend class phaseloop::loop;
   friend class phaseloop::handle;
-  friend struct detail::loop_access;
   void close_() noexcept { stop(); }
 
   callback cb_ = nullptr;

@@ -9,14 +9,11 @@
 /// reports in error stops the handle and gets one callback with
 /// errc::bad_fd (libuv's UV_EBADF) and no events.
 
+#include <cstddef>
 #include "phaseloop/detail/poller.hpp"
 #include "phaseloop/handle.hpp"
 
 namespace phaseloop {
-
-namespace detail {
-struct io_access;
-}
 
 class poll;
 /// Runs in the poll phase with 0 and the ready events (poll::readable...),
@@ -56,7 +53,13 @@ class poll : public handle {
 
  private:
   friend class phaseloop::handle;
-  friend struct detail::io_access;
+ public:
+  /// Where this object keeps what libuv's uv_poll_t shows, by its names there
+  /// (compat checks them against uv.h).
+  struct c_fields { std::size_t poll_cb; };
+  static constexpr c_fields c_layout() noexcept;
+
+ private:
   static void io_(phaseloop::loop& l, detail::io_watcher& w, unsigned events);
   void stop_watch_() noexcept;
   void close_() noexcept { stop_watch_(); }
@@ -66,5 +69,14 @@ class poll : public handle {
   poll_cb cb_ = nullptr;
   detail::io_watcher watcher_;
 };
+
+// The offsets c_layout() gives: offsetof of a class that is not
+// standard-layout is one GCC and Clang define, with a warning.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+constexpr poll::c_fields poll::c_layout() noexcept {
+  return {offsetof(poll, cb_)};
+}
+#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

@@ -17,6 +17,7 @@
 /// child: no exit callback, and the child is neither killed nor reaped.
 /// Every method is for the loop's thread only.
 
+#include <cstddef>
 #include <sys/types.h>
 
 #include <cstdint>
@@ -28,10 +29,6 @@ namespace phaseloop {
 class process;
 class signal;
 class stream;
-
-namespace detail {
-struct process_access;
-}
 
 /// Runs in the poll phase once the child has ended: `exit_status` is its
 /// exit code (0 when a signal ended it), `term_signal` the signal that
@@ -123,7 +120,13 @@ class process : public handle {
  private:
   friend class phaseloop::loop;
   friend class phaseloop::handle;
-  friend struct detail::process_access;
+ public:
+  /// Where this object keeps what libuv's uv_process_t shows, by its names there
+  /// (compat checks them against uv.h).
+  struct c_fields { std::size_t exit_cb, pid; };
+  static constexpr c_fields c_layout() noexcept;
+
+ private:
   void close_() noexcept;
   int start_child_(const process_options& o) noexcept;
   // libuv 1.53's bit for a reaped child (UV_HANDLE_ESRCH).
@@ -146,5 +149,14 @@ class process : public handle {
 /// kill(2) with libuv's error codes (libuv's uv_kill): -EINVAL for a bad
 /// signal number, -ESRCH, -EPERM. Any thread.
 int kill(int pid, int signum) noexcept;
+
+// The offsets c_layout() gives: offsetof of a class that is not
+// standard-layout is one GCC and Clang define, with a warning.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+constexpr process::c_fields process::c_layout() noexcept {
+  return {offsetof(process, cb_), offsetof(process, pid_)};
+}
+#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

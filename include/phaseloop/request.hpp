@@ -11,10 +11,6 @@
 
 namespace phaseloop {
 
-namespace detail {
-struct loop_access;
-}
-
 class req {
  public:
   /// Free for the user; phaseloop never reads it. (libuv: `data`, offset 0.)
@@ -35,12 +31,27 @@ class req {
   explicit req(req_type t) noexcept : type_(t) {}
   ~req() = default;
 
-  friend struct detail::loop_access;
+ public:
+  /// Where this object keeps what libuv's uv_req_t shows, by its names there
+  /// (compat checks them against uv.h).
+  struct c_fields { std::size_t data, type, reserved; };
+  static constexpr c_fields c_layout() noexcept;
+
+ protected:
   req_type type_;
   // libuv reserves six pointers here; C programs see them as `reserved`.
   // libuv 1.53 keeps a write's byte count in the sixth (extra_).
   void* reserved_[5] = {};
   std::size_t extra_ = 0;
 };
+
+// The offsets c_layout() gives: offsetof of a class that is not
+// standard-layout is one GCC and Clang define, with a warning.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+constexpr req::c_fields req::c_layout() noexcept {
+  return {offsetof(req, data), offsetof(req, type_), offsetof(req, reserved_)};
+}
+#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

@@ -52,7 +52,6 @@ class tcp : public stream {
 
  private:
   friend class stream;
-  friend struct detail::io_access;
   int maybe_new_socket_(int domain, std::uint32_t flags) noexcept;
   int listen_(int backlog, connection_cb cb) noexcept;
 };

@@ -47,7 +47,6 @@ class timer : public handle {
  private:
   friend class phaseloop::loop;
   friend class phaseloop::handle;
-  friend struct detail::loop_access;
   struct order {
     bool operator()(const timer& a, const timer& b) const noexcept {
       return a.due_ < b.due_ || (a.due_ == b.due_ && a.seq_ < b.seq_);

@@ -43,7 +43,6 @@ class tty : public stream {
   static int reset_mode() noexcept;
 
  private:
-  friend struct detail::io_access;
 
   // Padding so that the private part starts at libuv's offset 248.
   unsigned char unused_[248 - sizeof(stream)] = {};

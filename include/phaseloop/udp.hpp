@@ -30,10 +30,6 @@
 
 namespace phaseloop {
 
-namespace detail {
-struct udp_access;
-}
-
 class udp;
 class udp_send;
 
@@ -85,7 +81,13 @@ class udp_send : public req {
 
  private:
   friend class udp;
-  friend struct detail::udp_access;
+ public:
+  /// Where this object keeps what libuv's uv_udp_send_t shows, by its names there
+  /// (compat checks them against uv.h).
+  struct c_fields { std::size_t handle, cb; };
+  static constexpr c_fields c_layout() noexcept;
+
+ private:
 
   udp* handle_ = nullptr;
   udp_send_cb cb_ = nullptr;
@@ -177,7 +179,13 @@ class udp : public handle {
  private:
   friend class phaseloop::loop;
   friend class phaseloop::handle;
-  friend struct detail::udp_access;
+ public:
+  /// Where this object keeps what libuv's uv_udp_t shows, by its names there
+  /// (compat checks them against uv.h).
+  struct c_fields { std::size_t send_queue_size, send_queue_count; };
+  static constexpr c_fields c_layout() noexcept;
+
+ private:
 
   // libuv 1.44's values (uv-common.h's table).
   enum : std::uint32_t {
@@ -215,5 +223,17 @@ class udp : public handle {
   udp_send::list completed_;  // written (or failed), callbacks not yet run
   bool fed_ = false;          // on the loop's pending queue
 };
+
+// The offsets c_layout() gives: offsetof of a class that is not
+// standard-layout is one GCC and Clang define, with a warning.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+constexpr udp_send::c_fields udp_send::c_layout() noexcept {
+  return {offsetof(udp_send, handle_), offsetof(udp_send, cb_)};
+}
+constexpr udp::c_fields udp::c_layout() noexcept {
+  return {offsetof(udp, send_queue_size_), offsetof(udp, send_queue_count_)};
+}
+#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

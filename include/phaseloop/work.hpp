@@ -7,6 +7,7 @@
 /// on first use with UV_THREADPOOL_SIZE threads (default 4, at most 1024;
 /// 0 means 1). Work runs in submission order (FIFO) as threads free up.
 
+#include <cstddef>
 #include "phaseloop/detail/pool_task.hpp"
 #include "phaseloop/request.hpp"
 
@@ -35,7 +36,13 @@ class work : public req {
   phaseloop::loop* owner() const noexcept { return loop_; }
 
  private:
-  friend struct detail::loop_access;
+ public:
+  /// Where this object keeps what libuv's uv_work_t shows, by its names there
+  /// (compat checks them against uv.h).
+  struct c_fields { std::size_t loop, work_cb, after_work_cb; };
+  static constexpr c_fields c_layout() noexcept;
+
+ private:
   // How the pool drives a work request (threadpool.cpp).
   friend struct detail::pool_request<work>;
   void pool_run_() noexcept;
@@ -46,5 +53,14 @@ class work : public req {
   after_work_cb after_cb_ = nullptr; // offset 80
   detail::pool_task task_;           // the pool's queue entry
 };
+
+// The offsets c_layout() gives: offsetof of a class that is not
+// standard-layout is one GCC and Clang define, with a warning.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+constexpr work::c_fields work::c_layout() noexcept {
+  return {offsetof(work, loop_), offsetof(work, work_cb_), offsetof(work, after_cb_)};
+}
+#pragma GCC diagnostic pop
 
 }  // namespace phaseloop
