@@ -5,7 +5,7 @@
 // for the second of two passes (the first warms the engine up).
 // This file must not contain the keyword of awaiting functions, not even
 // inside a longer word: node mode turns SpiderMonkey's stack capture on
-// for scripts whose text has it (src/js/engine.cpp), and this script
+// for scripts whose text has it (src/js/node/engine.cpp), and this script
 // measures the mode without it.
 'use strict';
 

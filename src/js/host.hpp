@@ -17,6 +17,7 @@
 #include <string>
 
 #include "js/inspect.hpp"
+#include "js/lib.hpp"
 #include "js/runner.hpp"
 #include "js/trace.hpp"
 
@@ -43,9 +44,11 @@ class script_host {
   /// boot_lib. Dropped by destroy_context.
   JSObject* lib_internal() const { return lib_internal_ ? lib_internal_->get() : nullptr; }
   JSObject* lib_modules() const { return lib_modules_ ? lib_modules_->get() : nullptr; }
-  void set_lib(JS::HandleObject internal, JS::HandleObject modules) {
+  native_module lib_natives() const { return lib_natives_; }
+  void set_lib(JS::HandleObject internal, JS::HandleObject modules, native_module natives) {
     lib_internal_.emplace(cx_, internal);
     lib_modules_.emplace(cx_, modules);
+    lib_natives_ = natives;
   }
   /// Calls internal.NAME(args...) of the built-ins (lib.cpp). False with
   /// an exception pending when it threw.
@@ -110,6 +113,7 @@ class script_host {
   inspect_style style_;
   std::optional<JS::PersistentRootedObject> lib_internal_;
   std::optional<JS::PersistentRootedObject> lib_modules_;
+  native_module lib_natives_ = nullptr;
   std::unique_ptr<JS::JobQueue> jobs_;
   std::optional<JS::PersistentRootedObject> global_;
   // under_frame's function, in a realm of its own (same compartment).

@@ -13,7 +13,6 @@
 
 namespace phaseloop::runner {
 
-class engine;
 class script_host;
 
 /// One module's source, as the build compiles it in (lib_js.cpp).
@@ -24,20 +23,23 @@ struct lib_source {
 /// Ends with {nullptr, nullptr}.
 extern const lib_source lib_sources[];
 
-/// Whether the script's Node version has the built-in module `name`
-/// (given without "node:").
-bool has_builtin(const engine& e, const std::string& name);
+/// Whether a built-in module `name` (given without "node:") is compiled in.
+bool builtin_exists(const std::string& name);
 
 /// require(name) of a JavaScript built-in: its module.exports, loaded once
 /// per context. False with an exception pending on failure.
 bool require_lib(script_host& h, const std::string& name, JS::MutableHandleValue out);
 
-/// Makes the `internal` object (the Node engine's natives too) and runs
-/// the bootstrap module of Node (internal/bootstrap). False with an
-/// exception pending on failure.
-bool boot_lib(engine& e);
-/// The same for the browser's window (internal/browser), with the window
-/// engine's `natives`.
-bool boot_browser_lib(script_host& h, const JSFunctionSpec* natives);
+/// A host's modules made in C++ (Node's fs): sets `found` and `out` when
+/// `name` is one of them. False with an exception pending on failure.
+using native_module = bool (*)(script_host& h, const std::string& name, JS::MutableHandleValue out, bool& found);
+
+/// Makes the `internal` object (the natives every host shares, and the
+/// host's `natives`) and the module cache, and runs the host's `bootstrap`
+/// module (internal/bootstrap for Node, internal/browser for the window).
+/// `watched`: internal.watched, for the trace; `modules`: the host's C++
+/// modules, or null. False with an exception pending on failure.
+bool boot_builtins(script_host& h, const JSFunctionSpec* natives, const char* bootstrap, bool watched,
+                   native_module modules);
 
 }  // namespace phaseloop::runner

@@ -4,26 +4,24 @@
 // Node's event-loop rules or a browser window's (run), or in every mode
 // side by side (compare). docs/runner.md describes both.
 //
-// Files:
-//   main.cpp      command line, --help, --version
-//   run.cpp       `run`: reads the file, builds loop + runtime + engine
-//   js.hpp        SpiderMonkey's API, as every file includes it
-//   host.*        what both engines share: the context and its global, the
-//                 script's text and output (console is defined on it)
-//   job_queue.hpp promise jobs into the layer's microtask queue
-//   bindings.hpp  what globals.cpp, timers.cpp and fs_module.cpp define
-//   engine.*      the Node engine: rejections, errors, the main script,
-//                 the JS values the Node layer holds
-//   globals.cpp   console, timers, immediates, process, queueMicrotask,
-//                 performance, require
-//   fs_module.cpp require('fs') on phaseloop's fs requests
-//   inspect.*     Node's util.format / util.inspect, per Node version
-//   trace.*       provenance of every output line: --trace and --annotate
-//   window.*      --mode=browser: the window engine on phaseloop::browser
-//                 (window_api.cpp: timers, frames, idle callbacks,
-//                 MessageChannel; window_trace.cpp: its trace)
-//   compare.cpp   `compare`: runs the modes as children, explains the
-//                 first divergence
+// Files (docs/design.md, "Layout"):
+//   src/cli/      the command: main.cpp (command line, --help, --version),
+//                 run.cpp (`run`: the file, a loop, a runtime, an engine),
+//                 compare.cpp (`compare`: the modes as children, the first
+//                 divergence explained), trace_command.cpp (`trace`, `trace
+//                 view`; no engine), trace_view.html
+//   src/js/       what both hosts share: js.hpp (SpiderMonkey's API, as
+//                 every file includes it), host.* (the context, its global,
+//                 the script's text and output), job_queue.hpp, lib.* (the
+//                 built-ins written in JavaScript, lib/*.js), inspect.*
+//                 (Node's util.format / util.inspect), trace.hpp and
+//                 timeline.* (provenance and timelines), v8_wording.*
+//   src/js/node/  the Node host: engine.* (rejections, errors, the main
+//                 script), globals.cpp, timers.cpp, fs_module.cpp (what
+//                 bindings.hpp declares), trace.cpp
+//   src/js/window/ the browser host on phaseloop::browser: window.*,
+//                 window_api.cpp (timers, frames, idle callbacks,
+//                 MessageChannel), window_trace.cpp
 
 #include <optional>
 #include <string>

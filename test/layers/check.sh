@@ -11,7 +11,9 @@
 #                                           own headers, include/phaseloop/uv)
 #   src/observe         stats, tracing      over the public API only
 #   src/node, src/browser  the layers       over the public API only
-#   src/js              the runner          over the public API and itself
+#   src/js              the runner's hosts  over the public API and itself
+#                       (src/js/node, src/js/window: each host over src/js)
+#   src/cli             the command         over the public API and src/js
 #
 # (At link time src/core also calls src/io's poller backend and each handle
 # type's close step, through declarations in include/phaseloop, as libuv's
@@ -53,6 +55,9 @@ allowed src/observe phaseloop/ observe/
 allowed src/node phaseloop/ node/
 allowed src/browser phaseloop/ browser/
 allowed src/js phaseloop/ js/
+allowed src/js/node phaseloop/ js/
+allowed src/js/window phaseloop/ js/
+allowed src/cli phaseloop/ js/
 
 if [ -s "$tmp" ]; then status=1; else echo "ok: every folder includes only the folders below it"; fi
 exit $status

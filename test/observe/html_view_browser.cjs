@@ -49,7 +49,7 @@ try {
   process.exit(2);
 }
 
-// The page's layout (src/js/trace_view.html): the axis, then per track a
+// The page's layout (src/cli/trace_view.html): the axis, then per track a
 // title and rows of ROW pixels; the label column is LABEL_W wide.
 const AXIS_H = 24, TITLE_H = 16, ROW = 18, LABEL_W = 190;
 const FIRST_PHASES_Y = AXIS_H + TITLE_H + ROW / 2, FIRST_CALLBACKS_Y = FIRST_PHASES_Y + ROW;

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "js/bindings.hpp"
-#include "js/engine.hpp"
+#include "js/node/engine.hpp"
 #include "js/inspect.hpp"
 
 namespace phaseloop::runner {

@@ -31,7 +31,7 @@
 
 #include "phaseloop/fs.hpp"
 #include "js/bindings.hpp"
-#include "js/engine.hpp"
+#include "js/node/engine.hpp"
 #include "js/inspect.hpp"
 #include "js/lib.hpp"
 

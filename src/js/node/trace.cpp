@@ -28,7 +28,7 @@
 
 #include <string>
 
-#include "js/engine.hpp"
+#include "js/node/engine.hpp"
 
 namespace phaseloop::runner {
 

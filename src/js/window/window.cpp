@@ -4,7 +4,7 @@
 // the globals that are not timers or messages (console, performance,
 // queueMicrotask, window, self).
 
-#include "js/window.hpp"
+#include "js/window/window.hpp"
 
 #include <js/Array.h>
 #include <js/CompilationAndEvaluation.h>
@@ -118,7 +118,7 @@ bool window_engine::init_context() {
     return false;
   }
   return define_window_globals(*this, global) && define_window_api(*this, global) &&
-         boot_browser_lib(*this, browser_natives);
+         boot_builtins(*this, browser_natives, "internal/browser", false, nullptr);
 }
 
 window_engine::~window_engine() {

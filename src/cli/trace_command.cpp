@@ -2,7 +2,7 @@
 // `phaseloop trace`: any program that links libuv.so.1, run on the drop-in
 // with PHASELOOP_TRACE and PHASELOOP_STATS set, then where its timelines
 // are and its loops' statistics; and `phaseloop trace view`, which turns a
-// timeline into one self-contained HTML page (src/js/trace_view.html).
+// timeline into one self-contained HTML page (src/cli/trace_view.html).
 
 #include <dirent.h>
 #include <elf.h>

@@ -29,7 +29,7 @@
 
 #include <string>
 
-#include "js/window.hpp"
+#include "js/window/window.hpp"
 
 namespace phaseloop::runner {
 

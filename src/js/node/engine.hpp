@@ -257,4 +257,12 @@ class engine final : public script_host {
   std::vector<fs_op*> fs_ops_;
 };
 
+/// Whether the script's Node version has the built-in module `name`
+/// (given without "node:"). src/js/node/node_lib.cpp.
+bool has_builtin(const engine& e, const std::string& name);
+/// Makes the built-ins' `internal` object with the Node engine's natives
+/// and runs Node's bootstrap (internal/bootstrap). False with an exception
+/// pending on failure.
+bool boot_lib(engine& e);
+
 }  // namespace phaseloop::runner

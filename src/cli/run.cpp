@@ -9,9 +9,9 @@
 #include <string>
 
 #include "phaseloop/loop.hpp"
-#include "js/engine.hpp"
+#include "js/node/engine.hpp"
 #include "js/runner.hpp"
-#include "js/window.hpp"
+#include "js/window/window.hpp"
 
 namespace phaseloop::runner {
 

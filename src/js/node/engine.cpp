@@ -2,7 +2,7 @@
 // The SpiderMonkey context, its job queue on the Node runtime, uncaught
 // exceptions and unhandled rejections, and running the main script.
 
-#include "js/engine.hpp"
+#include "js/node/engine.hpp"
 
 #include <js/Array.h>
 #include <js/CompilationAndEvaluation.h>

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "js/inspect.hpp"
-#include "js/window.hpp"
+#include "js/window/window.hpp"
 
 namespace phaseloop::runner {
 

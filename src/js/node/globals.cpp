@@ -14,7 +14,7 @@
 #include <string>
 
 #include "js/bindings.hpp"
-#include "js/engine.hpp"
+#include "js/node/engine.hpp"
 #include "js/inspect.hpp"
 #include "js/lib.hpp"
 
