@@ -737,6 +737,24 @@ struct detail::resolver final : loop_part {
 
   static const pool_ops ops;
 
+  // A query for a request on loop `l`, and `l`'s resolver (made on first
+  // use); null when there is no memory for either.
+  static dns_query* new_query(phaseloop::loop& l, resolver*& res) noexcept {
+    res = of(l);
+    return res != nullptr ? new (std::nothrow) dns_query : nullptr;
+  }
+
+  // The resolver's settings, copied into a query that looks up; false for
+  // want of memory.
+  static bool take_config(dns_query& q, const resolver& res) noexcept {
+    try {
+      q.config = settings_for(&res.config);
+      return true;
+    } catch (...) {
+      return false;
+    }
+  }
+
   static int getaddrinfo(getaddrinfo_req& req, const char* node, const char* service,
                          const addrinfo* hints) noexcept {
     const bool plain = resolver_interposed();
@@ -761,10 +779,9 @@ struct detail::resolver final : loop_part {
       req.retcode_ = r;
       return r;
     }
-    resolver* res = of(*req.loop_);
-    auto* q = new (std::nothrow) dns_query;
-    if (res == nullptr || q == nullptr) {
-      delete q;
+    resolver* res = nullptr;
+    dns_query* q = new_query(*req.loop_, res);
+    if (q == nullptr) {
       if (list != nullptr) ::freeaddrinfo(list);
       return errc::no_memory;
     }
@@ -778,13 +795,8 @@ struct detail::resolver final : loop_part {
     if (q->lookup) {
       q->node = node != nullptr ? ::strdup(node) : nullptr;
       q->service = service != nullptr ? ::strdup(service) : nullptr;
-      bool copied = (node == nullptr || q->node != nullptr) && (service == nullptr || q->service != nullptr);
-      try {
-        q->config = settings_for(&res->config);
-      } catch (...) {
-        copied = false;
-      }
-      if (!copied) {
+      const bool copied = (node == nullptr || q->node != nullptr) && (service == nullptr || q->service != nullptr);
+      if (!copied || !take_config(*q, *res)) {
         delete q;
         return errc::no_memory;
       }
@@ -807,22 +819,15 @@ struct detail::resolver final : loop_part {
       req.retcode_ = r;
       return r;
     }
-    resolver* res = of(*req.loop_);
-    auto* q = new (std::nothrow) dns_query;
-    if (res == nullptr || q == nullptr) {
-      delete q;
-      return errc::no_memory;
-    }
+    resolver* res = nullptr;
+    dns_query* q = new_query(*req.loop_, res);
+    if (q == nullptr) return errc::no_memory;
     q->status = r;
     q->lookup = r == need_lookup;
     q->addrlen = len;
-    if (q->lookup) {
-      try {
-        q->config = settings_for(&res->config);
-      } catch (...) {
-        delete q;
-        return errc::no_memory;
-      }
+    if (q->lookup && !take_config(*q, *res)) {
+      delete q;
+      return errc::no_memory;
     }
     req.query_ = q;
     return res->submit(*q, req);
