@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 # bench/lib.sh -- what the bench scripts share: their checks of round
 # counts and option values, and their tables' arithmetic (sourced by the
-# scripts that take rounds; test/bench/args.sh lists them).
+# shell scripts that take rounds; test/bench/args.sh lists them, and
+# bench/libuv-suite.py, which makes the same checks and arithmetic in
+# Python).
 
 bench_name=${0##*/}
 

@@ -15,8 +15,8 @@
 # it compares (the suite's second table) says so.
 #
 # usage: bench/targets.sh SUITE.md FS.md CALLGRIND.md   (markdown tables of
-#        bench/libuv-suite.sh --markdown, bench/fs-io.sh --markdown and
-#        bench/libuv-suite.sh --callgrind --markdown; /dev/null for none)
+#        bench/libuv-suite.py --markdown, bench/fs-io.sh --markdown and
+#        bench/libuv-suite.py --callgrind --markdown; /dev/null for none)
 #        bench/targets.sh --to-count SUITE.md   (the benchmarks of the suite
 #        whose instructions are worth counting: a ratio within 10 % of 1,
 #        or a target missed; one per line)

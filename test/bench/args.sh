@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Every bench/*.sh refuses bad arguments before it builds or runs anything:
-# exit 2 within seconds, with a message that names the script and what is
-# wrong (bench/lib.sh's bench_need and bench_positive for round counts).
+# Every bench/*.sh and bench/*.py refuses bad arguments before it builds or
+# runs anything: exit 2 within seconds, with a message that names the
+# script and what is wrong (bench/lib.sh's bench_need and bench_positive
+# for round counts; libuv-suite.py says the same in Python).
 #   - the scripts with rounds: -r without a value, and -r with a count that
 #     is not a positive integer;
 #   - callgrind.sh: a benchmark bench/run.sh does not build;
@@ -14,7 +15,7 @@ top=${srcdir:-.}
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-with_rounds="run.sh http-wrk.sh trace-cost.sh engine-promises.sh node-layer.sh fs-io.sh libuv-suite.sh"
+with_rounds="run.sh http-wrk.sh trace-cost.sh engine-promises.sh node-layer.sh fs-io.sh libuv-suite.py"
 others="callgrind.sh targets.sh lib.sh"
 
 # expect NAME PATTERN ARGS...: bench/NAME ARGS exits 2 and says PATTERN
@@ -22,7 +23,8 @@ others="callgrind.sh targets.sh lib.sh"
 expect() {
   name=$1 pattern=$2
   shift 2
-  out=$(timeout 20 bash "$top/bench/$name" "$@" 2>&1 > /dev/null)
+  case $name in *.py) interpreter=python3 ;; *) interpreter=bash ;; esac
+  out=$(timeout 20 "$interpreter" "$top/bench/$name" "$@" 2>&1 > /dev/null)
   rc=$?
   if [ "$rc" -ne 2 ]; then
     fail "$name $*: exit $rc, expected 2 ($out)"
@@ -47,7 +49,8 @@ expect callgrind.sh "unknown benchmark 'nope'" timers nope
 expect targets.sh "cannot read /nonexistent" /nonexistent /dev/null /dev/null
 expect footprint/run.sh "ROUNDS must be a positive integer, not 'abc'" / abc
 
-for script in "$top"/bench/*.sh; do
+for script in "$top"/bench/*.sh "$top"/bench/*.py; do
+  [ -e "$script" ] || continue
   case " $with_rounds $others " in
     *" ${script##*/} "*) ;;
     *) fail "${script##*/} is in neither list of test/bench/args.sh" ;;

@@ -29,7 +29,7 @@ for s in $("$top/tools/gen-benchmarks" --sections); do
     targets) ;;
     # (Or the page's run predates the section, and the block says so.)
     suite-perf) grep -q '^Every network benchmark of the suite met its target\|^Not measured yet: the run stamped above predates' "$tmp/$s" ||
-      head -1 "$tmp/$s" | grep -q '^`bench/libuv-suite.sh [^`]*--perf[^`]*` ([0-9]* s):$' ||
+      head -1 "$tmp/$s" | grep -q '^`bench/libuv-suite.py [^`]*--perf[^`]*` ([0-9]* s):$' ||
       fail "the suite-perf block neither starts with its --perf command nor says no network benchmark missed" ;;
     *) head -1 "$tmp/$s" | grep -q '^`[^`]*` ([0-9]* s):$' ||
       fail "the $s block does not start with the command that made it: $(head -1 "$tmp/$s")" ;;
