@@ -10,9 +10,14 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
+#include <ostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "phaseloop/phaseloop.hpp"
@@ -142,6 +147,23 @@ class recorder : public pl::hook {
     return out;
   }
 
+  /// How many times the phase `which` was entered (a timers pass before
+  /// the first iteration counts).
+  int entries(pl::phase which) const {
+    int n = 0;
+    for (const phase_rec& p : phases)
+      if (p.enter && p.which == which) n++;
+    return n;
+  }
+
+  /// The timeouts of the poll phases entered, in order.
+  std::vector<int> poll_timeouts() const {
+    std::vector<int> out;
+    for (const phase_rec& p : phases)
+      if (p.enter && p.which == pl::phase::poll) out.push_back(p.timeout);
+    return out;
+  }
+
   void clear() {
     phases.clear();
     callbacks.clear();
@@ -156,4 +178,84 @@ struct event_log {
 
 using strings = std::vector<std::string>;
 
+/// The two timer orders: libuv 1.44's (timers first in an iteration) and
+/// 1.45's (timers last), for the rules that hold in both.
+inline constexpr pl::profile both_profiles[] = {pl::profile::libuv_1_44, pl::profile::libuv_1_45};
+
+/// The orders a rule that holds in every profile is checked in: both of
+/// the above, and the one a loop takes when none is set
+/// (process_profile(): the newest, or $PHASELOOP_PROFILE's), each once.
+inline std::vector<pl::profile> both_profiles_and_default() {
+  std::vector<pl::profile> v(std::begin(both_profiles), std::end(both_profiles));
+  if (std::find(v.begin(), v.end(), pl::process_profile()) == v.end()) v.push_back(pl::process_profile());
+  return v;
+}
+
+/// A test name's part for a profile: libuv_1_44 for "libuv-1.44".
+inline std::string profile_id(pl::profile p) {
+  std::string s = pl::profile_name(p);
+  for (char& c : s)
+    if (c == '-' || c == '.') c = '_';
+  return s;
+}
+
+/// Names the instances of a TEST_P over profiles: suite/test/libuv_1_44.
+inline std::string profile_param_name(const ::testing::TestParamInfo<pl::profile>& info) {
+  return profile_id(info.param);
+}
+
+/// A fresh loop `l` for each test.
+class on_a_loop : public ::testing::Test {
+ protected:
+  pl::loop l;
+};
+
+/// A loop `l` in the parameter's profile, for the TEST_Ps run once per
+/// profile (INSTANTIATE_TEST_SUITE_P(..., ValuesIn(both_profiles),
+/// profile_param_name)).
+class loop_per_profile : public ::testing::TestWithParam<pl::profile> {
+ protected:
+  loop_per_profile() { l.set_order(GetParam()); }
+
+  pl::loop l;
+};
+
+/// A loop `l` in a profile, for the TEST_Ps over a table of cases run in
+/// each profile: the parameter is (profile, case), `row()` the case.
+template <class Row>
+class loop_per_profile_and_row : public ::testing::TestWithParam<std::tuple<pl::profile, Row>> {
+ protected:
+  loop_per_profile_and_row() { l.set_order(std::get<0>(this->GetParam())); }
+  const Row& row() const { return std::get<1>(this->GetParam()); }
+
+  pl::loop l;
+};
+
+/// The parameters of a loop_per_profile_and_row TEST_P: every row in each
+/// of `profiles`.
+template <class Profiles, class Row, std::size_t N>
+auto each_row_in(const Profiles& profiles, const Row (&rows)[N]) {
+  return ::testing::Combine(::testing::ValuesIn(profiles), ::testing::ValuesIn(rows));
+}
+
+/// Names the instances of a TEST_P over a table whose rows have a `name`
+/// (suite/test/name), or over (profile, row) pairs (libuv_1_44_name).
+struct row_name {
+  template <class Row>
+  std::string operator()(const ::testing::TestParamInfo<Row>& info) const {
+    return info.param.name;
+  }
+  template <class Row>
+  std::string operator()(const ::testing::TestParamInfo<std::tuple<pl::profile, Row>>& info) const {
+    return profile_id(std::get<0>(info.param)) + "_" + std::get<1>(info.param).name;
+  }
+};
+
 }  // namespace pltest
+
+namespace phaseloop {
+// How GoogleTest shows a profile in a TEST_P's parameter: libuv-1.44...
+inline void PrintTo(profile p, std::ostream* os) { *os << profile_name(p); }
+// ...and a handle type: idle.
+inline void PrintTo(handle_type t, std::ostream* os) { *os << handle_type_name(t); }
+}  // namespace phaseloop
