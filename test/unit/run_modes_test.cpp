@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "test_util.hpp"
 
@@ -24,27 +25,58 @@ using pltest::event_log;
 using pltest::finish;
 using pltest::strings;
 
-constexpr pl::profile both_profiles[] = {pl::profile::libuv_1_44, pl::profile::libuv_1_45};
-const char* profile_label(pl::profile p) { return p == pl::profile::libuv_1_44 ? "libuv-1.44" : "libuv-1.45+"; }
-
 struct counter {
   int calls = 0;
   int limit = 0;  // stop the handle (or the loop) at this count
-  event_log* log = nullptr;
 };
 
-TEST(run_modes, empty_loop_returns_zero_without_iterating_in_every_mode) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    EXPECT_FALSE(l.alive());
-    EXPECT_EQ(l.run(pl::run_mode::default_), 0);
-    EXPECT_EQ(l.run(pl::run_mode::once), 0);
-    EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
-    EXPECT_EQ(l.iteration(), 0u);
-    EXPECT_EQ(l.close(), 0);
+// Callbacks that count in the counter `data` points to; at its limit (if
+// any) they stop the handle, or the loop.
+template <class H>
+void count(H* h) {
+  static_cast<counter*>(h->data)->calls++;
+}
+template <class H>
+void count_then_stop_the_handle(H* h) {
+  auto* k = static_cast<counter*>(h->data);
+  if (++k->calls == k->limit) h->stop();
+}
+template <class H>
+void count_then_stop_the_loop(H* h) {
+  auto* k = static_cast<counter*>(h->data);
+  if (++k->calls == k->limit) h->owner().stop();
+}
+
+void far_timer_fired(pl::timer*) { ADD_FAILURE() << "far timer fired"; }
+
+// A handle of `l` whose callbacks count in `c`.
+template <class H>
+struct counted {
+  explicit counted(pl::loop& l, int limit = 0) : h(l) {
+    h.data = &c;
+    c.limit = limit;
   }
+
+  H h;
+  counter c;
+};
+
+// The rules that hold in both profiles: each TEST_P runs once per profile
+// (run_modes_per_profile/libuv_1_44), on a fresh loop `l` in that profile.
+class run_modes_per_profile : public pltest::loop_per_profile {};
+INSTANTIATE_TEST_SUITE_P(both, run_modes_per_profile, ::testing::ValuesIn(pltest::both_profiles),
+                         pltest::profile_param_name);
+class stop_per_profile : public pltest::loop_per_profile {};
+INSTANTIATE_TEST_SUITE_P(both, stop_per_profile, ::testing::ValuesIn(pltest::both_profiles),
+                         pltest::profile_param_name);
+
+TEST_P(run_modes_per_profile, empty_loop_returns_zero_without_iterating_in_every_mode) {
+  EXPECT_FALSE(l.alive());
+  EXPECT_EQ(l.run(pl::run_mode::default_), 0);
+  EXPECT_EQ(l.run(pl::run_mode::once), 0);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
+  EXPECT_EQ(l.iteration(), 0u);
+  EXPECT_EQ(l.close(), 0);
 }
 
 TEST(run_modes, inactive_and_unrefd_handles_do_not_make_run_iterate) {
@@ -61,133 +93,86 @@ TEST(run_modes, inactive_and_unrefd_handles_do_not_make_run_iterate) {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(run_modes, nowait_does_not_block) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    pl::timer t(l);
-    ASSERT_EQ(t.start([](pl::timer*) { ADD_FAILURE() << "far timer fired"; }, 10000, 0), 0);
-    const std::uint64_t start = pl::loop::hrtime();
-    EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
-    EXPECT_LT(pltest::ms_since(start), 1000.0);
-    EXPECT_EQ(l.iteration(), 1u);
-    EXPECT_EQ(finish(l), 0);
-  }
+TEST_P(run_modes_per_profile, nowait_does_not_block) {
+  pl::timer t(l);
+  ASSERT_EQ(t.start(far_timer_fired, 10000, 0), 0);
+  const std::uint64_t start = pl::loop::hrtime();
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  EXPECT_LT(pltest::ms_since(start), 1000.0);
+  EXPECT_EQ(l.iteration(), 1u);
+  EXPECT_EQ(finish(l), 0);
 }
 
-TEST(run_modes, once_blocks_for_the_next_timer_and_runs_it) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    pl::timer t(l);
-    counter c;
-    t.data = &c;
-    ASSERT_EQ(t.start([](pl::timer* h) { static_cast<counter*>(h->data)->calls++; }, 20, 0), 0);
-    const std::uint64_t start = pl::loop::hrtime();
-    EXPECT_EQ(l.run(pl::run_mode::once), 0);  // the timer ran: nothing left
-    EXPECT_GE(pltest::ms_since(start), 15.0);
-    EXPECT_EQ(c.calls, 1);
-    EXPECT_EQ(l.iteration(), 1u);
-    EXPECT_EQ(finish(l), 0);
-  }
+TEST_P(run_modes_per_profile, once_blocks_for_the_next_timer_and_runs_it) {
+  counted<pl::timer> t(l);
+  ASSERT_EQ(t.h.start(count<pl::timer>, 20, 0), 0);
+  const std::uint64_t start = pl::loop::hrtime();
+  EXPECT_EQ(l.run(pl::run_mode::once), 0);  // the timer ran: nothing left
+  EXPECT_GE(pltest::ms_since(start), 15.0);
+  EXPECT_EQ(t.c.calls, 1);
+  EXPECT_EQ(l.iteration(), 1u);
+  EXPECT_EQ(finish(l), 0);
 }
 
-TEST(run_modes, once_and_nowait_run_exactly_one_iteration) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    pl::idle i(l);
-    counter c;
-    i.data = &c;
-    ASSERT_EQ(i.start([](pl::idle* h) { static_cast<counter*>(h->data)->calls++; }), 0);
-    EXPECT_EQ(l.run(pl::run_mode::once), 1);
-    EXPECT_EQ(c.calls, 1);
-    EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
-    EXPECT_EQ(c.calls, 2);
-    EXPECT_EQ(l.iteration(), 2u);
-    EXPECT_EQ(finish(l), 0);
-  }
+TEST_P(run_modes_per_profile, once_and_nowait_run_exactly_one_iteration) {
+  counted<pl::idle> i(l);
+  ASSERT_EQ(i.h.start(count<pl::idle>), 0);
+  EXPECT_EQ(l.run(pl::run_mode::once), 1);
+  EXPECT_EQ(i.c.calls, 1);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
+  EXPECT_EQ(i.c.calls, 2);
+  EXPECT_EQ(l.iteration(), 2u);
+  EXPECT_EQ(finish(l), 0);
 }
 
-TEST(run_modes, default_runs_until_nothing_keeps_the_loop_alive) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    pl::idle i(l);
-    counter c;
-    c.limit = 5;
-    i.data = &c;
-    ASSERT_EQ(i.start([](pl::idle* h) {
-                auto* k = static_cast<counter*>(h->data);
-                if (++k->calls == k->limit) h->stop();
-              }),
-              0);
-    EXPECT_EQ(l.run(), 0);
-    EXPECT_EQ(c.calls, 5);
-    EXPECT_EQ(l.iteration(), 5u);
-    EXPECT_FALSE(l.alive());
-    EXPECT_EQ(finish(l), 0);
-  }
+TEST_P(run_modes_per_profile, default_runs_until_nothing_keeps_the_loop_alive) {
+  counted<pl::idle> i(l, 5);
+  ASSERT_EQ(i.h.start(count_then_stop_the_handle<pl::idle>), 0);
+  EXPECT_EQ(l.run(), 0);
+  EXPECT_EQ(i.c.calls, 5);
+  EXPECT_EQ(l.iteration(), 5u);
+  EXPECT_FALSE(l.alive());
+  EXPECT_EQ(finish(l), 0);
 }
 
-TEST(run_modes, nowait_runs_a_due_timer) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    pl::timer t(l);
-    counter c;
-    t.data = &c;
-    ASSERT_EQ(t.start([](pl::timer* h) { static_cast<counter*>(h->data)->calls++; }, 0, 0), 0);
-    EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
-    EXPECT_EQ(c.calls, 1);
-    EXPECT_EQ(finish(l), 0);
-  }
+TEST_P(run_modes_per_profile, nowait_runs_a_due_timer) {
+  counted<pl::timer> t(l);
+  ASSERT_EQ(t.h.start(count<pl::timer>, 0, 0), 0);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
+  EXPECT_EQ(t.c.calls, 1);
+  EXPECT_EQ(finish(l), 0);
 }
 
 // ---- stop ----------------------------------------------------------------
 
-TEST(stop, poll_does_not_block_after_stop) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    pltest::recorder rec;
-    l.add_hook(rec);
-    pl::timer far(l);
-    pl::prepare pr(l);
-    pl::check ck(l);
-    event_log log;
-    pr.data = &log;
-    ck.data = &log;
-    ASSERT_EQ(far.start([](pl::timer*) { ADD_FAILURE() << "far timer fired"; }, 10000, 0), 0);
-    ASSERT_EQ(pr.start([](pl::prepare* h) {
-                static_cast<event_log*>(h->data)->add("prepare");
-                h->owner().stop();
-              }),
-              0);
-    ASSERT_EQ(ck.start([](pl::check* h) { static_cast<event_log*>(h->data)->add("check"); }), 0);
-    const std::uint64_t start = pl::loop::hrtime();
-    EXPECT_EQ(l.run(pl::run_mode::default_), 1);
-    EXPECT_LT(pltest::ms_since(start), 1000.0);
-    EXPECT_EQ(l.iteration(), 1u);
-    // The iteration is finished: check still runs after the non-blocking poll.
-    EXPECT_EQ(log.events, (strings{"prepare", "check"}));
-    bool saw_poll = false;
-    for (const auto& ph : rec.phases)
-      if (ph.which == pl::phase::poll && ph.enter) {
-        saw_poll = true;
-        EXPECT_EQ(ph.timeout, 0);
-      }
-    EXPECT_TRUE(saw_poll);
-    l.remove_hook(rec);
-    pr.stop();
-    EXPECT_EQ(finish(l), 0);
-  }
+TEST_P(stop_per_profile, poll_does_not_block_after_stop) {
+  pltest::recorder rec;
+  l.add_hook(rec);
+  pl::timer far(l);
+  pl::prepare pr(l);
+  pl::check ck(l);
+  event_log log;
+  pr.data = &log;
+  ck.data = &log;
+  ASSERT_EQ(far.start(far_timer_fired, 10000, 0), 0);
+  ASSERT_EQ(pr.start([](pl::prepare* h) {
+              static_cast<event_log*>(h->data)->add("prepare");
+              h->owner().stop();
+            }),
+            0);
+  ASSERT_EQ(ck.start([](pl::check* h) { static_cast<event_log*>(h->data)->add("check"); }), 0);
+  const std::uint64_t start = pl::loop::hrtime();
+  EXPECT_EQ(l.run(pl::run_mode::default_), 1);
+  EXPECT_LT(pltest::ms_since(start), 1000.0);
+  EXPECT_EQ(l.iteration(), 1u);
+  // The iteration is finished: check still runs after the non-blocking poll.
+  EXPECT_EQ(log.events, (strings{"prepare", "check"}));
+  const std::vector<int> polls = rec.poll_timeouts();
+  EXPECT_FALSE(polls.empty());
+  for (int timeout : polls) EXPECT_EQ(timeout, 0);
+  l.remove_hook(rec);
+  pr.stop();
+  EXPECT_EQ(finish(l), 0);
 }
 
 TEST(stop, once_mode_does_not_block_after_stop) {
@@ -208,55 +193,38 @@ TEST(stop, once_mode_does_not_block_after_stop) {
 
 TEST(stop, before_run_returns_alive_without_iterating_and_is_cleared) {
   pl::loop l;
-  pl::idle i(l);
-  counter c;
-  i.data = &c;
-  ASSERT_EQ(i.start([](pl::idle* h) { static_cast<counter*>(h->data)->calls++; }), 0);
+  counted<pl::idle> i(l);
+  ASSERT_EQ(i.h.start(count<pl::idle>), 0);
   l.stop();
   EXPECT_EQ(l.run(), 1);
   EXPECT_EQ(l.iteration(), 0u);
-  EXPECT_EQ(c.calls, 0);
+  EXPECT_EQ(i.c.calls, 0);
   // The flag does not survive run(): the next run iterates.
   EXPECT_EQ(l.run(pl::run_mode::nowait), 1);
-  EXPECT_EQ(c.calls, 1);
+  EXPECT_EQ(i.c.calls, 1);
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(stop, from_a_callback_ends_default_run_after_the_current_iteration) {
-  for (pl::profile p : both_profiles) {
-    SCOPED_TRACE(profile_label(p));
-    pl::loop l;
-    l.set_order(p);
-    pl::idle i(l);
-    pl::check ck(l);
-    counter ci, cc;
-    ci.limit = 3;
-    i.data = &ci;
-    ck.data = &cc;
-    ASSERT_EQ(i.start([](pl::idle* h) {
-                auto* k = static_cast<counter*>(h->data);
-                if (++k->calls == k->limit) h->owner().stop();
-              }),
-              0);
-    ASSERT_EQ(ck.start([](pl::check* h) { static_cast<counter*>(h->data)->calls++; }), 0);
-    EXPECT_EQ(l.run(), 1);  // still alive: the handles are active
-    EXPECT_EQ(ci.calls, 3);
-    EXPECT_EQ(cc.calls, 3);  // the third iteration ran to its end
-    EXPECT_EQ(l.iteration(), 3u);
-    EXPECT_EQ(finish(l), 0);
-  }
+TEST_P(stop_per_profile, from_a_callback_ends_default_run_after_the_current_iteration) {
+  counted<pl::idle> i(l, 3);
+  counted<pl::check> ck(l);
+  ASSERT_EQ(i.h.start(count_then_stop_the_loop<pl::idle>), 0);
+  ASSERT_EQ(ck.h.start(count<pl::check>), 0);
+  EXPECT_EQ(l.run(), 1);  // still alive: the handles are active
+  EXPECT_EQ(i.c.calls, 3);
+  EXPECT_EQ(ck.c.calls, 3);  // the third iteration ran to its end
+  EXPECT_EQ(l.iteration(), 3u);
+  EXPECT_EQ(finish(l), 0);
 }
 
 TEST(stop, from_close_callback) {
   pl::loop l;
   pl::timer t(l);
-  pl::idle i(l);
-  counter c;
-  i.data = &c;
-  ASSERT_EQ(i.start([](pl::idle* h) { static_cast<counter*>(h->data)->calls++; }), 0);
+  counted<pl::idle> i(l);
+  ASSERT_EQ(i.h.start(count<pl::idle>), 0);
   ASSERT_EQ(t.close([](pl::handle* h) { h->owner().stop(); }), 0);
   EXPECT_EQ(l.run(), 1);
-  EXPECT_EQ(c.calls, 1);
+  EXPECT_EQ(i.c.calls, 1);
   EXPECT_EQ(l.iteration(), 1u);
   EXPECT_EQ(finish(l), 0);
 }
