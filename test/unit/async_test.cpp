@@ -20,11 +20,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::event_log;
-using pltest::finish;
-using pltest::strings;
-
 struct astate {
   int calls = 0;
   event_log* log = nullptr;

@@ -19,7 +19,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
 namespace pb = phaseloop::browser;
 using fn = std::function<void()>;
 

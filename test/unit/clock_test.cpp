@@ -15,9 +15,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::finish;
-
 constexpr std::uint64_t hour = 3600 * 1000;
 
 // Records (timer name, loop time) for every timer callback.

@@ -9,11 +9,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::event_log;
-using pltest::finish;
-using pltest::strings;
-
 struct cstate {
   event_log* log = nullptr;
   std::string name;

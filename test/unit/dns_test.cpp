@@ -23,10 +23,7 @@
 
 namespace {
 
-namespace pl = phaseloop;
 using pltest::dns_server;
-using pltest::finish;
-using pltest::strings;
 
 // glibc's EAI_* code as libuv reports it.
 int uv_code(int e) {

@@ -34,8 +34,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-
 // Counts the threadpool jobs the loop reports (hooks see every pool job).
 struct job_counter : pl::hook {
   int jobs = 0;

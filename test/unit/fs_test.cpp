@@ -25,10 +25,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::finish;
-using pltest::strings;
-
 // Removes a file or a directory tree, with the synchronous API.
 void remove_tree(const std::string& path) {
   pl::fs_req r;

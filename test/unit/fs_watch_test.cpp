@@ -14,11 +14,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::event_log;
-using pltest::finish;
-using pltest::strings;
-
 // A fresh directory under $TMPDIR, removed (with its files) at the end.
 struct temp_dir {
   std::string path;

@@ -16,11 +16,7 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::event_log;
-using pltest::finish;
 using pltest::recorder;
-using pltest::strings;
 
 // The phases one run() enters, for a loop with one active idle handle
 // (whose callback stops the loop in DEFAULT mode, so that every mode makes

@@ -13,9 +13,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::finish;
-
 template <class T>
 T read_at(const void* object, std::size_t offset) {
   T v;

@@ -13,9 +13,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::finish;
-
 void noop_timer(pl::timer*) {}
 void noop_idle(pl::idle*) {}
 

@@ -20,9 +20,7 @@
 
 namespace {
 
-namespace pl = phaseloop;
 namespace os = phaseloop::os;
-using pltest::finish;
 using pltest::recorder;
 
 struct random_result {

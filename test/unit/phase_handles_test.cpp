@@ -13,11 +13,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::event_log;
-using pltest::finish;
-using pltest::strings;
-
 // What a callback does to another handle of its kind (log_and_act_on_other).
 enum class act { none, start, stop, stop_and_start, close };
 

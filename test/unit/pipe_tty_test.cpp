@@ -18,9 +18,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::finish;
-
 TEST(pipe, bind_listen_connect_names) {
   pl::loop l;
   const std::string path = "/tmp/pl-unit-pipe-" + std::to_string(getpid()) + ".sock";
@@ -188,7 +185,6 @@ TEST(tty, modes_and_winsize_on_a_pty) {
   EXPECT_EQ(finish(l), 0);
   ::close(master);
 }
-
 
 // A stream that stops reading after the poll phase told the kernel about
 // its fds and before it waits (here from the callback the phase makes for

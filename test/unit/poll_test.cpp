@@ -9,9 +9,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::finish;
-
 struct socket_pair {
   int fd[2] = {-1, -1};
   socket_pair() { EXPECT_EQ(socketpair(AF_UNIX, SOCK_STREAM, 0, fd), 0); }

@@ -17,9 +17,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::finish;
-
 // What an exit callback saw.
 struct outcome {
   int calls = 0;

@@ -16,10 +16,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::event_log;
-using pltest::finish;
-using pltest::strings;
 using iterations = std::vector<std::uint64_t>;
 using enum pl::run_mode;
 using enum pl::handle_type;

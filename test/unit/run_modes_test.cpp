@@ -20,11 +20,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::event_log;
-using pltest::finish;
-using pltest::strings;
-
 struct counter {
   int calls = 0;
   int limit = 0;  // stop the handle (or the loop) at this count

@@ -11,11 +11,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::event_log;
-using pltest::finish;
-using pltest::strings;
-
 struct sstate {
   event_log* log = nullptr;
   std::string name;

@@ -13,9 +13,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::finish;
-
 TEST(stats, counts_passes_and_callbacks_per_phase) {
   pl::loop l;
   pl::loop_stats s;

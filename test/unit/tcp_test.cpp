@@ -12,9 +12,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::finish;
-
 sockaddr_in loopback(int port) {
   sockaddr_in a{};
   a.sin_family = AF_INET;

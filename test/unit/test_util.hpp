@@ -253,6 +253,12 @@ struct row_name {
 
 }  // namespace pltest
 
+// The names every test file uses unqualified.
+namespace pl = phaseloop;
+using pltest::event_log;
+using pltest::finish;
+using pltest::strings;
+
 namespace phaseloop {
 // How GoogleTest shows a profile in a TEST_P's parameter: libuv-1.44...
 inline void PrintTo(profile p, std::ostream* os) { *os << profile_name(p); }

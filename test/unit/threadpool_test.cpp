@@ -19,9 +19,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::finish;
-
 const bool pool_size_set = [] { return setenv("UV_THREADPOOL_SIZE", "2", 1) == 0; }();
 
 // More requests than the pool can ever have threads (at most 1024).

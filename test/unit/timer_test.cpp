@@ -20,11 +20,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::event_log;
-using pltest::finish;
-using pltest::strings;
-
 // Per-timer state reached through `data`.
 struct tstate {
   event_log* log = nullptr;

@@ -11,10 +11,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::finish;
-using pltest::strings;
-
 // A FILE* writing to memory; lines() closes it and splits what was written.
 class memfile {
  public:

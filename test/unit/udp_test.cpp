@@ -13,11 +13,6 @@
 
 namespace {
 
-namespace pl = phaseloop;
-using pltest::event_log;
-using pltest::finish;
-using pltest::strings;
-
 sockaddr_in loopback4(unsigned short port = 0) {
   sockaddr_in a{};
   a.sin_family = AF_INET;
