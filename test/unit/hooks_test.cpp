@@ -9,14 +9,20 @@
 
 #include <chrono>
 #include <csignal>
+#include <ostream>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "test_util.hpp"
 
 namespace {
 
 using pltest::recorder;
+
+// The tests that record a loop's events from its start.
+class hooks_recorded : public pltest::recorded_loop {};
 
 // The phases one run() enters, for a loop with one active idle handle
 // (whose callback stops the loop in DEFAULT mode, so that every mode makes
@@ -40,31 +46,43 @@ strings phases_of_one_run(pl::profile p, pl::run_mode mode) {
   return rec.entered();
 }
 
-TEST(hooks, phase_order_v1_44) {
-  const pl::profile p = pl::profile::libuv_1_44;
-  EXPECT_EQ(phases_of_one_run(p, pl::run_mode::once),
-            (strings{"timers", "pending", "idle", "prepare", "poll", "check", "closing", "timers"}));
-  EXPECT_EQ(phases_of_one_run(p, pl::run_mode::nowait),
-            (strings{"timers", "pending", "idle", "prepare", "poll", "check", "closing"}));
-  EXPECT_EQ(phases_of_one_run(p, pl::run_mode::default_),
-            (strings{"timers", "pending", "idle", "prepare", "poll", "check", "closing"}));
+// The phases of one iteration are the same in every profile and mode; the
+// timers passes around them are not. "timers*": the timers pass run before
+// the first iteration.
+const strings iteration_phases = {"pending", "idle", "prepare", "poll", "check", "closing"};
+
+struct order_case {
+  const char* name;
+  pl::profile profile;
+  pl::run_mode mode;
+  strings before, after;  // the phases entered before and after iteration_phases
+  friend void PrintTo(const order_case& c, std::ostream* os) { *os << c.name; }
+};
+
+using enum pl::run_mode;
+constexpr pl::profile v1_44 = pl::profile::libuv_1_44, v1_45 = pl::profile::libuv_1_45;
+
+const order_case order_cases[] = {
+    {"v1_44_once", v1_44, once, {"timers"}, {"timers"}},
+    {"v1_44_nowait", v1_44, nowait, {"timers"}, {}},
+    {"v1_44_default", v1_44, default_, {"timers"}, {}},
+    {"v1_45_default", v1_45, default_, {"timers*"}, {"timers"}},
+    {"v1_45_once", v1_45, once, {}, {"timers"}},
+    {"v1_45_nowait", v1_45, nowait, {}, {"timers"}},
+};
+
+class phase_order : public ::testing::TestWithParam<order_case> {};
+INSTANTIATE_TEST_SUITE_P(hooks, phase_order, ::testing::ValuesIn(order_cases), pltest::row_name());
+
+TEST_P(phase_order, of_one_run_is_the_profiles) {
+  const order_case& c = GetParam();
+  strings want = c.before;
+  want.insert(want.end(), iteration_phases.begin(), iteration_phases.end());
+  want.insert(want.end(), c.after.begin(), c.after.end());
+  EXPECT_EQ(phases_of_one_run(c.profile, c.mode), want);
 }
 
-TEST(hooks, phase_order_v1_45) {
-  const pl::profile p = pl::profile::libuv_1_45;
-  // "timers*": the timers pass run before the first iteration.
-  EXPECT_EQ(phases_of_one_run(p, pl::run_mode::default_),
-            (strings{"timers*", "pending", "idle", "prepare", "poll", "check", "closing", "timers"}));
-  EXPECT_EQ(phases_of_one_run(p, pl::run_mode::once),
-            (strings{"pending", "idle", "prepare", "poll", "check", "closing", "timers"}));
-  EXPECT_EQ(phases_of_one_run(p, pl::run_mode::nowait),
-            (strings{"pending", "idle", "prepare", "poll", "check", "closing", "timers"}));
-}
-
-TEST(hooks, phase_enter_and_exit_are_paired_and_carry_the_iteration) {
-  pl::loop l;
-  recorder rec;
-  l.add_hook(rec);
+TEST_F(hooks_recorded, phase_enter_and_exit_are_paired_and_carry_the_iteration) {
   pl::idle i(l);
   int calls = 0;
   i.data = &calls;
@@ -96,46 +114,32 @@ TEST(hooks, phase_enter_and_exit_are_paired_and_carry_the_iteration) {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(hooks, poll_phase_event_carries_the_poll_timeout) {
-  pl::loop l;
-  recorder rec;
-  l.add_hook(rec);
+TEST_F(hooks_recorded, poll_phase_event_carries_the_poll_timeout) {
   pl::timer t(l);
   // Long enough that a stalled machine (sanitizers, CI load) still finds
   // the timer not due when poll computes its timeout.
   l.update_time();
   ASSERT_EQ(t.start([](pl::timer*) {}, 200, 0), 0);
   EXPECT_EQ(l.run(pl::run_mode::once), 0);
-  int polls = 0;
-  for (const auto& p : rec.phases)
-    if (p.which == pl::phase::poll && p.enter) {
-      polls++;
-      EXPECT_GT(p.timeout, 0);
-      EXPECT_LE(p.timeout, 200);
-    }
-  EXPECT_EQ(polls, 1);
+  const std::vector<int> polls = rec.poll_timeouts();
+  EXPECT_EQ(polls.size(), 1u);
+  for (int timeout : polls) {
+    EXPECT_GT(timeout, 0);
+    EXPECT_LE(timeout, 200);
+  }
   rec.clear();
   pl::idle i(l);
   ASSERT_EQ(i.start([](pl::idle*) {}), 0);
   EXPECT_EQ(l.run(pl::run_mode::once), 1);
-  polls = 0;
-  for (const auto& p : rec.phases)
-    if (p.which == pl::phase::poll && p.enter) {
-      polls++;
-      EXPECT_EQ(p.timeout, 0);
-    }
-  EXPECT_EQ(polls, 1);
+  EXPECT_EQ(rec.poll_timeouts(), (std::vector<int>{0}));
   l.remove_hook(rec);
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(hooks, poll_exit_event_reports_the_timeout_poll_was_given) {
+TEST_F(hooks_recorded, poll_exit_event_reports_the_timeout_poll_was_given) {
   // A signal interrupts the wait (EINTR) and the poll phase waits again for
   // the rest of its timeout; both events must still report the timeout the
   // phase was given.
-  pl::loop l;
-  recorder rec;
-  l.add_hook(rec);
   pl::signal s(l);
   pl::timer t(l);
   ASSERT_EQ(s.start([](pl::signal* h, int) { h->stop(); }, SIGUSR1), 0);
@@ -158,11 +162,8 @@ TEST(hooks, poll_exit_event_reports_the_timeout_poll_was_given) {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(hooks, callback_events_carry_handle_and_phase) {
-  pl::loop l;
+TEST_F(hooks_recorded, callback_events_carry_handle_and_phase) {
   l.set_order(pl::profile::libuv_1_44);
-  recorder rec;
-  l.add_hook(rec);
   pl::timer t(l);
   pl::idle i(l);
   pl::prepare p(l);
@@ -242,7 +243,9 @@ TEST(hooks, callback_events_are_inside_their_phase) {
 }
 
 struct logging_hook : pl::hook {
-  event_log* log = nullptr;
+  explicit logging_hook(event_log* lg = nullptr, std::string n = {}) : log(lg), name(std::move(n)) {}
+
+  event_log* log;
   std::string name;
   pl::hook* remove_on_first = nullptr;  // removed at the first phase_enter
   bool removed = false;
@@ -257,21 +260,24 @@ struct logging_hook : pl::hook {
   }
 };
 
+// Runs one NOWAIT iteration of `l` in 1.45's order (seven phases entered),
+// kept going by the idle handle `i`, which stops itself.
+void run_one_nowait_iteration(pl::loop& l, pl::idle& i) {
+  ASSERT_EQ(i.start([](pl::idle* h) { h->stop(); }), 0);
+  l.set_order(pl::profile::libuv_1_45);
+  EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
+}
+
 TEST(hooks, hooks_run_in_the_order_they_were_added) {
   pl::loop l;
   event_log log;
-  logging_hook a, b;
-  a.log = b.log = &log;
-  a.name = "a";
-  b.name = "b";
+  logging_hook a(&log, "a"), b(&log, "b");
   l.add_hook(b);
   l.add_hook(a);
   l.add_hook(b);  // adding an attached hook again changes nothing
   EXPECT_TRUE(l.hooked());
   pl::idle i(l);
-  ASSERT_EQ(i.start([](pl::idle* h) { h->stop(); }), 0);
-  l.set_order(pl::profile::libuv_1_45);
-  EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
+  run_one_nowait_iteration(l, i);
   ASSERT_GE(log.events.size(), 4u);
   EXPECT_EQ(log.events[0], "b:pending");
   EXPECT_EQ(log.events[1], "a:pending");
@@ -293,9 +299,7 @@ TEST(hooks, removing_hook_from_inside_hook_is_safe) {
   l.add_hook(self);
   l.add_hook(other);
   pl::idle i(l);
-  ASSERT_EQ(i.start([](pl::idle* h) { h->stop(); }), 0);
-  l.set_order(pl::profile::libuv_1_45);
-  EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
+  run_one_nowait_iteration(l, i);
   EXPECT_EQ(self.enters, 1);   // saw the event during which it left
   EXPECT_EQ(other.enters, 7);  // the hook after it saw every event
   EXPECT_TRUE(l.hooked());
@@ -333,19 +337,13 @@ TEST(hooks, removing_other_hook_from_inside_hook_skips_it_and_keeps_the_rest) {
   // which is still attached, must still be called for that event.
   pl::loop l;
   event_log log;
-  logging_hook a, b, c;
-  a.log = b.log = c.log = &log;
-  a.name = "a";
-  b.name = "b";
-  c.name = "c";
+  logging_hook a(&log, "a"), b(&log, "b"), c(&log, "c");
   a.remove_on_first = &b;
   l.add_hook(a);
   l.add_hook(b);
   l.add_hook(c);
   pl::idle i(l);
-  ASSERT_EQ(i.start([](pl::idle* h) { h->stop(); }), 0);
-  l.set_order(pl::profile::libuv_1_45);
-  EXPECT_EQ(l.run(pl::run_mode::nowait), 0);
+  run_one_nowait_iteration(l, i);
   EXPECT_EQ(b.enters, 0) << "a detached hook was called";
   EXPECT_EQ(c.enters, a.enters) << "an attached hook missed events";
   ASSERT_GE(log.events.size(), 2u);
@@ -377,13 +375,9 @@ TEST(hooks, hook_can_stop_loop) {
   EXPECT_LT(pltest::ms_since(start), 1000.0);
   EXPECT_EQ(h.stops, 1);
   EXPECT_EQ(l.iteration(), 1u);
-  bool saw_poll = false;
-  for (const auto& p : rec.phases)
-    if (p.which == pl::phase::poll && p.enter) {
-      saw_poll = true;
-      EXPECT_EQ(p.timeout, 0);
-    }
-  EXPECT_TRUE(saw_poll);
+  const std::vector<int> polls = rec.poll_timeouts();
+  EXPECT_FALSE(polls.empty());
+  for (int timeout : polls) EXPECT_EQ(timeout, 0);
   l.remove_hook(h);
   l.remove_hook(rec);
   EXPECT_EQ(finish(l), 0);
@@ -429,10 +423,7 @@ TEST(hooks, hook_attached_to_one_loop_is_not_taken_by_another) {
   EXPECT_EQ(finish(b), 0);
 }
 
-TEST(hooks, no_events_after_removal) {
-  pl::loop l;
-  recorder rec;
-  l.add_hook(rec);
+TEST_F(hooks_recorded, no_events_after_removal) {
   pl::idle i(l);
   ASSERT_EQ(i.start([](pl::idle*) {}), 0);
   EXPECT_EQ(l.run(pl::run_mode::nowait), 1);

@@ -210,6 +210,17 @@ class on_a_loop : public ::testing::Test {
   pl::loop l;
 };
 
+/// A fresh loop `l` whose events the recorder `rec` records from the start
+/// (and, unless the test removes it, to the end).
+class recorded_loop : public ::testing::Test {
+ protected:
+  recorded_loop() { l.add_hook(rec); }
+  ~recorded_loop() override { l.remove_hook(rec); }
+
+  pl::loop l;
+  recorder rec;
+};
+
 /// A loop `l` in the parameter's profile, for the TEST_Ps run once per
 /// profile (INSTANTIATE_TEST_SUITE_P(..., ValuesIn(both_profiles),
 /// profile_param_name)).
