@@ -787,22 +787,16 @@ TEST(dns, settings_cannot_change_under_lookups_in_flight) {
 }
 
 TEST(dns, the_tracer_names_dns_completions) {
-  char* text = nullptr;
-  std::size_t size = 0;
-  std::FILE* out = open_memstream(&text, &size);
-  ASSERT_NE(out, nullptr);
-  pl::loop l;
-  pl::tracer tr(out);
-  l.add_hook(tr);
+  pltest::traced_loop t;
+  ASSERT_NE(t.out.get(), nullptr);
+  pl::loop& l = t.l;
   gai_result res;
   pl::getaddrinfo_req r;
   r.data = &res;
   ASSERT_EQ(r.start(&l, on_gai, "127.0.0.1", nullptr, nullptr), 0);
   EXPECT_EQ(l.run(), 0);
-  l.remove_hook(tr);
-  std::fclose(out);
-  EXPECT_NE(std::string(text, size).find("  dns\n"), std::string::npos) << text;
-  std::free(text);
+  const std::string text = t.text();
+  EXPECT_NE(text.find("  dns\n"), std::string::npos) << text;
   EXPECT_EQ(finish(l), 0);
 }
 

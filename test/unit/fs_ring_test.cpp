@@ -59,35 +59,10 @@ class fs_ring : public ::testing::Test {
 #if !PHASELOOP_HAVE_LIBURING
     GTEST_SKIP() << "built without liburing (configure --with-liburing): no io_uring to test";
 #endif
-    const char* tmp = std::getenv("TMPDIR");
-    const std::string tpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/phaseloop-ring-XXXXXX";
-    pl::fs_req r;
-    ASSERT_EQ(r.mkdtemp(nullptr, tpl.c_str(), nullptr), 0);
-    dir_ = r.path();
+    ASSERT_EQ(pltest::make_temp_dir("phaseloop-ring", dir_), 0);
   }
-  void TearDown() override {
-    // Whatever a test left: at most a few files and one directory level.
-    pl::fs_req r;
-    if (r.scandir(nullptr, dir_.c_str(), 0, nullptr) > 0) {
-      pl::fs_dirent ent;
-      std::vector<std::string> names;
-      while (r.scandir_next(ent) == 0) names.push_back(dir_ + "/" + ent.name);
-      for (const std::string& n : names) {
-        pl::fs_req q;
-        if (q.unlink(nullptr, n.c_str(), nullptr) != 0) {
-          pl::fs_req s;
-          if (s.scandir(nullptr, n.c_str(), 0, nullptr) > 0) {
-            while (s.scandir_next(ent) == 0) {
-              pl::fs_req u;
-              u.unlink(nullptr, (n + "/" + ent.name).c_str(), nullptr);
-            }
-          }
-          q.rmdir(nullptr, n.c_str(), nullptr);
-        }
-      }
-    }
-    r.rmdir(nullptr, dir_.c_str(), nullptr);
-  }
+  // Whatever a test left.
+  void TearDown() override { pltest::remove_tree(dir_); }
   std::string at(const char* name) const { return dir_ + "/" + name; }
 
   std::string dir_;

@@ -25,34 +25,13 @@
 
 namespace {
 
-// Removes a file or a directory tree, with the synchronous API.
-void remove_tree(const std::string& path) {
-  pl::fs_req r;
-  if (r.lstat(nullptr, path.c_str(), nullptr) != 0) return;
-  if (!S_ISDIR(r.statbuf().st_mode)) {
-    r.unlink(nullptr, path.c_str(), nullptr);
-    return;
-  }
-  strings names;
-  if (r.scandir(nullptr, path.c_str(), 0, nullptr) > 0) {
-    pl::fs_dirent ent;
-    while (r.scandir_next(ent) == 0) names.push_back(ent.name);
-  }
-  for (const std::string& n : names) remove_tree(path + "/" + n);
-  r.rmdir(nullptr, path.c_str(), nullptr);
-}
-
 class fs : public ::testing::Test {
  protected:
   void SetUp() override {
-    const char* tmp = std::getenv("TMPDIR");
-    const std::string tpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/phaseloop-fs-XXXXXX";
-    pl::fs_req r;
-    ASSERT_EQ(r.mkdtemp(nullptr, tpl.c_str(), nullptr), 0);
-    dir_ = r.path();
+    ASSERT_EQ(pltest::make_temp_dir("phaseloop-fs", dir_), 0);
   }
   void TearDown() override {
-    remove_tree(dir_);
+    pltest::remove_tree(dir_);
     pl::fs_req r;
     EXPECT_EQ(r.stat(nullptr, dir_.c_str(), nullptr), -ENOENT) << "the test directory was not removed";
   }
@@ -359,34 +338,20 @@ TEST_F(fs, callback_runs_in_the_poll_phase_and_hooks_see_an_fs_completion) {
   EXPECT_EQ(l.close(), pl::errc::busy);
   EXPECT_EQ(l.run(), 0);
   EXPECT_EQ(calls, 1);
-  int fs_events = 0;
-  for (const pltest::callback_rec& e : rec.calls())
-    if (e.kind == pl::callback_kind::fs) {
-      fs_events++;
-      EXPECT_EQ(e.which, pl::phase::poll);
-      EXPECT_EQ(e.request, &r);
-      EXPECT_EQ(e.handle, nullptr);
-    }
-  EXPECT_EQ(fs_events, 1);
+  EXPECT_EQ(rec.calls_of(pl::callback_kind::fs), (pltest::call_sites{{pl::phase::poll, nullptr, &r}}));
   l.remove_hook(rec);
   EXPECT_EQ(finish(l), 0);
 }
 
 TEST_F(fs, the_tracer_names_fs_completions) {
-  char* text = nullptr;
-  std::size_t size = 0;
-  std::FILE* out = open_memstream(&text, &size);
-  ASSERT_NE(out, nullptr);
-  pl::loop l;
-  pl::tracer tr(out);
-  l.add_hook(tr);
+  pltest::traced_loop t;
+  ASSERT_NE(t.out.get(), nullptr);
+  pl::loop& l = t.l;
   pl::fs_req r;
   ASSERT_EQ(r.mkdir(&l, at("d"), 0755, [](pl::fs_req*) {}), 0);
   EXPECT_EQ(l.run(), 0);
-  l.remove_hook(tr);
-  std::fclose(out);
-  EXPECT_NE(std::string(text, size).find("  fs\n"), std::string::npos) << text;
-  std::free(text);
+  const std::string text = t.text();
+  EXPECT_NE(text.find("  fs\n"), std::string::npos) << text;
   EXPECT_EQ(finish(l), 0);
 }
 
@@ -490,36 +455,13 @@ TEST_F(fs, opendir_readdir_closedir) {
   EXPECT_EQ(finish(l), 0);
 }
 
-// Blocks pool threads until released.
-struct gate {
-  std::latch open{1};
-  std::atomic<int> started{0};
-};
-
-struct blocker : pl::work {
-  gate* g = nullptr;
-};
-
 TEST_F(fs, cancel_of_a_queued_request_completes_it_with_canceled) {
   put("f", "x");
   pl::loop l;
-  gate g;
+  pltest::gate g;
   // More blocked requests than the pool can have threads (at most 1024):
   // the fs requests behind them cannot have started.
-  std::vector<std::unique_ptr<blocker>> blockers;
-  for (int i = 0; i < 1025; i++) {
-    blockers.push_back(std::make_unique<blocker>());
-    blockers.back()->g = &g;
-    ASSERT_EQ(blockers.back()->queue(
-                  l,
-                  [](pl::work* w) {
-                    gate* gg = static_cast<blocker*>(w)->g;
-                    gg->started++;
-                    gg->open.wait();
-                  },
-                  nullptr),
-              0);
-  }
+  ASSERT_EQ(g.occupy(l, 1025), 0);
   pl::fs_req stat_req, scan_req, kept;
   strings seen;
   stat_req.data = scan_req.data = kept.data = &seen;

@@ -58,14 +58,7 @@ TEST(fs_event, directory_entries_by_name_in_poll_phase) {
   ASSERT_EQ(::unlink((dir / "b").c_str()), 0);
   l.run(pl::run_mode::nowait);
   EXPECT_EQ(log.events, (strings{"a rename", "a change", "a rename", "b rename", "b rename"}));
-  int io = 0;
-  for (const auto& e : rec.calls())
-    if (e.kind == pl::callback_kind::io && e.enter) {
-      EXPECT_EQ(e.which, pl::phase::poll);
-      EXPECT_EQ(e.handle, &ev);
-      io++;
-    }
-  EXPECT_EQ(io, 5);
+  EXPECT_EQ(rec.calls_of(pl::callback_kind::io), pltest::call_sites(5, {pl::phase::poll, &ev}));
   l.remove_hook(rec);
 
   char buf[8];

@@ -21,7 +21,6 @@
 namespace {
 
 namespace os = phaseloop::os;
-using pltest::recorder;
 
 struct random_result {
   int calls = 0;
@@ -30,10 +29,9 @@ struct random_result {
   pl::phase phase_seen = pl::phase::timers;
 };
 
-TEST(os_random, completes_in_the_poll_phase_seen_by_hooks) {
-  pl::loop l;
-  recorder rec;
-  l.add_hook(rec);
+class os_random_recorded : public pltest::recorded_loop {};
+
+TEST_F(os_random_recorded, completes_in_the_poll_phase_seen_by_hooks) {
   unsigned char buf[64] = {};
   random_result res;
   pl::random_req r;
@@ -52,15 +50,7 @@ TEST(os_random, completes_in_the_poll_phase_seen_by_hooks) {
   EXPECT_EQ(res.len, sizeof buf);
   unsigned char zero[64] = {};
   EXPECT_NE(std::memcmp(buf, zero, sizeof buf), 0);  // 2^-512 to fail by chance
-  int seen = 0;
-  for (const auto& c : rec.calls())
-    if (c.kind == pl::callback_kind::random) {
-      seen++;
-      EXPECT_EQ(c.which, pl::phase::poll);
-      EXPECT_EQ(c.request, &r);
-    }
-  EXPECT_EQ(seen, 1);
-  l.remove_hook(rec);
+  EXPECT_EQ(rec.calls_of(pl::callback_kind::random), (pltest::call_sites{{pl::phase::poll, nullptr, &r}}));
   EXPECT_EQ(finish(l), 0);
 }
 

@@ -50,14 +50,7 @@ TEST(poll, readable_in_poll_phase_with_hooks) {
   EXPECT_EQ(st.calls, 1);
   EXPECT_EQ(st.status, 0);
   EXPECT_EQ(st.events, pl::poll::readable);
-  bool found = false;
-  for (const auto& e : rec.calls())
-    if (e.kind == pl::callback_kind::io) {
-      found = true;
-      EXPECT_EQ(e.which, pl::phase::poll);
-      EXPECT_EQ(e.handle, &p);
-    }
-  EXPECT_TRUE(found);
+  EXPECT_EQ(rec.calls_of(pl::callback_kind::io), (pltest::call_sites{{pl::phase::poll, &p}}));
   l.remove_hook(rec);
   EXPECT_EQ(p.stop(), 0);
   EXPECT_FALSE(p.is_active());

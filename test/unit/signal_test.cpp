@@ -48,15 +48,7 @@ TEST(signal, delivered_in_poll_phase) {
   EXPECT_EQ(l.run(pl::run_mode::once), 1);
   EXPECT_EQ(log.events, (strings{"prepare", "signal", "check"}));
   EXPECT_EQ(ss.last_signum, SIGUSR1);
-  const auto calls = rec.calls();
-  bool found = false;
-  for (const auto& e : calls)
-    if (e.kind == pl::callback_kind::signal) {
-      found = true;
-      EXPECT_EQ(e.which, pl::phase::poll);
-      EXPECT_EQ(e.handle, &s);
-    }
-  EXPECT_TRUE(found);
+  EXPECT_EQ(rec.calls_of(pl::callback_kind::signal), (pltest::call_sites{{pl::phase::poll, &s}}));
   l.remove_hook(rec);
   EXPECT_EQ(finish(l), 0);
 }

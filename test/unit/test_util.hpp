@@ -1,21 +1,32 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Helpers shared by the unit tests: closing every handle of a loop, a hook
-// that records what it sees, and a few small conveniences.
+// that records what it sees, temporary directories, a tracer writing into
+// memory, pool threads held until released, the fixtures and parameter
+// names of the TEST_Ps run per profile or per row of a table, the names
+// every test file uses unqualified (pl, event_log, finish, strings), and a
+// few small conveniences.
 
 #include <gtest/gtest.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
 #include <iterator>
+#include <latch>
+#include <memory>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -92,6 +103,112 @@ inline bool forbid_epoll_ctl_but(int allowed, int err) {
   return install_seccomp(f, sizeof f / sizeof f[0]);
 }
 
+/// Makes a directory named `prefix`-XXXXXX in $TMPDIR (else /tmp) and puts
+/// its path in `path`; returns what fs_req::mkdtemp() returned.
+inline int make_temp_dir(const char* prefix, std::string& path) {
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string tpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "-XXXXXX";
+  pl::fs_req r;
+  const int result = r.mkdtemp(nullptr, tpl.c_str(), nullptr);
+  if (result == 0) path = r.path();
+  return result;
+}
+
+/// Removes a file or a directory tree, with the synchronous API.
+inline void remove_tree(const std::string& path) {
+  pl::fs_req r;
+  if (r.lstat(nullptr, path.c_str(), nullptr) != 0) return;
+  if (!S_ISDIR(r.statbuf().st_mode)) {
+    r.unlink(nullptr, path.c_str(), nullptr);
+    return;
+  }
+  std::vector<std::string> names;
+  if (r.scandir(nullptr, path.c_str(), 0, nullptr) > 0) {
+    pl::fs_dirent ent;
+    while (r.scandir_next(ent) == 0) names.push_back(ent.name);
+  }
+  for (const std::string& n : names) remove_tree(path + "/" + n);
+  r.rmdir(nullptr, path.c_str(), nullptr);
+}
+
+/// A FILE* writing to memory (a tracer's output); lines() and text() close
+/// it and return what was written.
+class memfile {
+ public:
+  memfile() : f_(open_memstream(&buf_, &size_)) {}
+  memfile(const memfile&) = delete;
+  memfile& operator=(const memfile&) = delete;
+  ~memfile() {
+    if (f_) std::fclose(f_);
+    std::free(buf_);
+  }
+  std::FILE* get() const { return f_; }
+  std::string text() {
+    if (f_) {
+      std::fclose(f_);
+      f_ = nullptr;
+    }
+    return std::string(buf_ ? buf_ : "", size_);
+  }
+  std::vector<std::string> lines() {
+    std::vector<std::string> out;
+    std::istringstream in(text());
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+  }
+
+ private:
+  char* buf_ = nullptr;
+  std::size_t size_ = 0;
+  std::FILE* f_;
+};
+
+/// A loop `l` whose tracer writes into memory from the start; text()
+/// detaches the tracer and returns what it wrote. (Check out.get() first.)
+struct traced_loop {
+  traced_loop() { l.add_hook(tr); }
+  std::string text() {
+    l.remove_hook(tr);
+    return out.text();
+  }
+
+  memfile out;
+  pl::loop l;
+  pl::tracer tr{out.get()};
+};
+
+/// Pool work that blocks its thread until its gate opens.
+struct gate;
+struct blocker : pl::work {
+  gate* g = nullptr;
+  static void block(pl::work* w);
+};
+
+/// Blocks pool threads until released: `open.count_down()` lets every
+/// blocker queued on it go; `started` counts those that began.
+struct gate {
+  std::latch open{1};
+  std::atomic<int> started{0};
+  std::vector<std::unique_ptr<blocker>> blockers;
+
+  /// Queues `n` blockers on `l`; what the first failed queue() returned,
+  /// else 0.
+  int occupy(pl::loop& l, int n) {
+    for (int i = 0; i < n; i++) {
+      blockers.push_back(std::make_unique<blocker>());
+      blockers.back()->g = this;
+      if (int r = blockers.back()->queue(l, blocker::block, nullptr); r != 0) return r;
+    }
+    return 0;
+  }
+};
+
+inline void blocker::block(pl::work* w) {
+  gate* g = static_cast<blocker*>(w)->g;
+  g->started++;
+  g->open.wait();
+}
+
 /// One phase event as a recorder hook saw it.
 struct phase_rec {
   pl::phase which;
@@ -110,6 +227,19 @@ struct callback_rec {
   pl::req* request;
   bool enter;
 };
+
+/// Where a callback ran and what for, as the tests compare them: its phase
+/// and its handle or request (the other null).
+struct call_site {
+  pl::phase which;
+  const pl::handle* handle = nullptr;
+  const pl::req* request = nullptr;
+  bool operator==(const call_site&) const = default;
+  friend std::ostream& operator<<(std::ostream& os, const call_site& c) {
+    return os << pl::phase_name(c.which) << " handle " << c.handle << " request " << c.request;
+  }
+};
+using call_sites = std::vector<call_site>;
 
 /// A hook that records every event.
 class recorder : public pl::hook {
@@ -144,6 +274,15 @@ class recorder : public pl::hook {
     std::vector<callback_rec> out;
     for (const callback_rec& c : callbacks)
       if (c.enter) out.push_back(c);
+    return out;
+  }
+
+  /// Where the callbacks of `kind` ran and what for, in the order they
+  /// began.
+  call_sites calls_of(pl::callback_kind kind) const {
+    call_sites out;
+    for (const callback_rec& c : callbacks)
+      if (c.enter && c.kind == kind) out.push_back({c.which, c.handle, c.request});
     return out;
   }
 

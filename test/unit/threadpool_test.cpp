@@ -72,26 +72,16 @@ TEST(threadpool, work_runs_on_pool_thread_and_after_on_loop_thread) {
   EXPECT_EQ(finish(l), 0);
 }
 
-TEST(threadpool, after_callback_runs_in_poll_phase) {
-  pl::loop l;
-  pltest::recorder rec;
-  l.add_hook(rec);
+class threadpool_recorded : public pltest::recorded_loop {};
+
+TEST_F(threadpool_recorded, after_callback_runs_in_poll_phase) {
   pl::work w;
   wstate s;
   s.loop_thread = std::this_thread::get_id();
   w.data = &s;
   ASSERT_EQ(w.queue(l, record_work, record_after), 0);
   EXPECT_EQ(l.run(), 0);
-  bool found = false;
-  for (const auto& e : rec.calls())
-    if (e.kind == pl::callback_kind::work_done) {
-      found = true;
-      EXPECT_EQ(e.which, pl::phase::poll);
-      EXPECT_EQ(e.request, &w);
-      EXPECT_EQ(e.handle, nullptr);
-    }
-  EXPECT_TRUE(found);
-  l.remove_hook(rec);
+  EXPECT_EQ(rec.calls_of(pl::callback_kind::work_done), (pltest::call_sites{{pl::phase::poll, nullptr, &w}}));
   EXPECT_EQ(finish(l), 0);
 }
 
@@ -117,31 +107,10 @@ TEST(threadpool, queue_without_work_function_returns_invalid) {
   EXPECT_EQ(finish(l), 0);
 }
 
-// Blocks pool threads until released.
-struct gate {
-  std::latch open{1};
-  std::atomic<int> started{0};
-};
-
-struct blocker : pl::work {
-  gate* g = nullptr;
-};
-
-void blocking_work(pl::work* w) {
-  gate* g = static_cast<blocker*>(w)->g;
-  g->started++;
-  g->open.wait();
-}
-
 TEST(threadpool, cancel_queued_gets_canceled_status) {
   pl::loop l;
-  gate g;
-  std::vector<std::unique_ptr<blocker>> blockers;
-  for (int i = 0; i < occupy_count; i++) {
-    blockers.push_back(std::make_unique<blocker>());
-    blockers.back()->g = &g;
-    ASSERT_EQ(blockers.back()->queue(l, blocking_work, nullptr), 0);
-  }
+  pltest::gate g;
+  ASSERT_EQ(g.occupy(l, occupy_count), 0);
   // Queued behind every blocker: no thread can have started it.
   pl::work target;
   wstate s;
@@ -169,10 +138,10 @@ TEST(threadpool, cancel_queued_gets_canceled_status) {
 
 TEST(threadpool, cancel_of_running_or_finished_request_returns_busy) {
   pl::loop l;
-  gate g;
-  blocker b;
+  pltest::gate g;
+  pltest::blocker b;
   b.g = &g;
-  ASSERT_EQ(b.queue(l, blocking_work, nullptr), 0);
+  ASSERT_EQ(b.queue(l, pltest::blocker::block, nullptr), 0);
   // Wait (bounded) until a pool thread runs it. The pool may be busy with
   // another test's leftovers only briefly: every test drains its requests.
   const std::uint64_t start = pl::loop::hrtime();

@@ -11,31 +11,7 @@
 
 namespace {
 
-// A FILE* writing to memory; lines() closes it and splits what was written.
-class memfile {
- public:
-  memfile() : f_(open_memstream(&buf_, &size_)) {}
-  ~memfile() {
-    if (f_) std::fclose(f_);
-    std::free(buf_);
-  }
-  std::FILE* get() const { return f_; }
-  strings lines() {
-    if (f_) {
-      std::fclose(f_);
-      f_ = nullptr;
-    }
-    strings out;
-    std::istringstream in(std::string(buf_ ? buf_ : "", size_));
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-  }
-
- private:
-  char* buf_ = nullptr;
-  std::size_t size_ = 0;
-  std::FILE* f_;
-};
+using pltest::memfile;
 
 // A line of iteration `iter` (any loop time) ending with `tail`.
 bool has_iteration_line(const strings& lines, int iter, const std::string& tail) {

@@ -83,14 +83,8 @@ TEST(udp, send_completes_in_pending_and_datagram_arrives_in_poll) {
   EXPECT_EQ(l.active_requests(), 0u);
   // The send callback ran inside the pending phase's callback; the receive
   // callbacks are reported as I/O callbacks of the poll phase.
-  int io_in_poll = 0;
-  for (const auto& e : rec.calls())
-    if (e.kind == pl::callback_kind::io && e.enter) {
-      EXPECT_EQ(e.which, pl::phase::poll);
-      EXPECT_EQ(e.handle, &server);
-      io_in_poll++;
-    }
-  EXPECT_EQ(io_in_poll, 2);
+  EXPECT_EQ(rec.calls_of(pl::callback_kind::io),
+            (pltest::call_sites{{pl::phase::poll, &server}, {pl::phase::poll, &server}}));
   l.remove_hook(rec);
   EXPECT_EQ(finish(l), 0);
 }
