@@ -23,7 +23,7 @@
 // Usage: node html_view_browser.cjs PAGE.html SLICES FLOWS PROGRAM [SCREENSHOT_DIR]
 // PAGE.html must be the page of test/observe/html_view.sh's program (its
 // name is PROGRAM): a loop on another thread busier than the main loop, a
-// 20 ms timer callback there, idle polls most of the time.
+// 60 ms timer callback there, idle polls most of the time.
 // Environment: PHASELOOP_CHROMIUM (default /usr/bin/chromium),
 // PHASELOOP_BROWSER_ORACLE_DIR (where playwright-core is; default
 // <repo>/.oracle/browser).
@@ -177,7 +177,7 @@ async function checkTitles(page) {
   const loops = titles.filter(t => / loop /.test(t));
   check(loops.length === 2, `wanted 2 loop tracks, titles: ${JSON.stringify(titles)}`);
   check(loops.every(t => t.includes(program)), `loop titles without the program's name ${program}: ${JSON.stringify(loops)}`);
-  check(/worker loop/.test(titles[0] || ''), `the busiest loop (the worker loop's 20 ms callback) is not first: ${JSON.stringify(titles)}`);
+  check(/worker loop/.test(titles[0] || ''), `the busiest loop (the worker loop's 60 ms callback) is not first: ${JSON.stringify(titles)}`);
   check(loops.some(t => /main loop/.test(t)), `no track is the main loop: ${JSON.stringify(titles)}`);
   check(micros(loops[0]) >= micros(loops[1]), `tracks not busiest first: ${JSON.stringify(loops)}`);
   return titles;
@@ -190,8 +190,8 @@ async function checkFolding(page, box) {
   check(/time axis folded/.test(note), `the page does not say its time axis is folded: "${note}"`);
   const [timer, fold] = await Promise.all(['timer', 'folded idle poll wait'].map(l => legendColor(page, l)));
   if (!check(timer && fold, `legend entries missing: timer ${timer}, folded ${fold}`)) return;
-  // The worker loop's 20 ms timer callback is the widest timer callback;
-  // the main loop's last one comes 250 ms later, after a long idle poll:
+  // The worker loop's 60 ms timer callback is the widest timer callback;
+  // the main loop's last one comes 750 ms later, after a long idle poll:
   // the pixels between them are that idle time.
   const measure = async () => {
     const timers = (await runs(page, timer)).filter(r => r.w >= 3);
@@ -218,7 +218,7 @@ async function checkFolding(page, box) {
   await shot(page, 'trace-view-real-time.png');
   await page.keyboard.press('f');
   check((await view(page)).folded === '1', 'f did not turn the activity view back on');
-  console.log(`ok: activity view: the 20 ms callback ${real.timer.w} px -> ${folded.timer.w} px, ` +
+  console.log(`ok: activity view: the 60 ms callback ${real.timer.w} px -> ${folded.timer.w} px, ` +
               `the idle poll after it ${real.idle} px -> ${folded.idle} px`);
 }
 
@@ -237,7 +237,7 @@ async function checkTooltips(page, box) {
     noJson(cb.text, 'callback');
     for (const key of ['duration', 'phase', 'handle'])
       check(new RegExp('^' + key + '\\b', 'm').test(cb.text), `the callback tooltip has no "${key}" line: ${JSON.stringify(cb.text)}`);
-    check(micros(/^duration\s*(.*)$/m.exec(cb.text)?.[1]) >= 19000, `the 20 ms callback's tooltip says: ${JSON.stringify(cb.text)}`);
+    check(micros(/^duration\s*(.*)$/m.exec(cb.text)?.[1]) >= 59000, `the 60 ms callback's tooltip says: ${JSON.stringify(cb.text)}`);
     address = (/^handle\s*timer (0x[0-9a-f]+)/m.exec(cb.text) || [])[1] || null;
     check(address, `the callback tooltip names no timer handle address: ${JSON.stringify(cb.text)}`);
     await page.keyboard.press('+');
