@@ -55,21 +55,13 @@ void run_queued(void* arg) {
 // ---- construction and teardown ------------------------------------------------
 
 engine::engine(phaseloop::loop& l, const run_options& o, std::string source)
-    : script_host(o, std::move(source), style_for(o.mode)), loop_(&l) {
+    : runtime_host(l, o, std::move(source), style_for(o.mode)) {
   start_ns_ = phaseloop::loop::hrtime();
   lib_mode_ = node::mode_name(o.mode);
   rt_.emplace(l, o.mode);
   if (o.libuv) l.set_order(*o.libuv);
-  if (o.trace || o.annotate_fd >= 0) {
-    tracker_ = std::make_unique<tracker>(*this, out_, o.trace, o.annotate_fd);
-    out_.set_listener(tracker_.get());
-    l.add_hook(*tracker_);
-    rt_->set_observer(tracker_.get());
-  }
-  if (!o.trace_file.empty()) {
-    timeline_ = std::make_unique<timeline>(l, o.trace_file, tracker_.get(), nullptr);
-    rt_->set_observer(timeline_.get());
-  }
+  const bool traced = o.trace || o.annotate_fd >= 0;
+  observe(traced ? std::make_unique<tracker>(*this, out_, o.trace, o.annotate_fd) : nullptr);
   if (!init_context()) {
     // A fault of the runner's own built-ins: say what it was.
     JS::RootedValue error(cx_);
@@ -80,7 +72,7 @@ engine::engine(phaseloop::loop& l, const run_options& o, std::string source)
       if (!inspect(cx_, error, io, text)) text = "(unprintable)";
       std::fprintf(stderr, "phaseloop: starting the Node environment failed: %s\n", text.c_str());
     }
-    for (auto& p : protos_) p.reset();
+    drop_protos();
     process_.reset();
     destroy_context();
   }
@@ -107,17 +99,7 @@ bool engine::init_context() {
 }
 
 engine::~engine() {
-  if (timeline_) {
-    timeline_->finish();
-    rt_->set_observer(tracker_.get());
-    timeline_.reset();
-  }
-  if (tracker_) {
-    tracker_->finish();
-    loop_->remove_hook(*tracker_);
-    rt_->set_observer(nullptr);
-    out_.set_listener(nullptr);
-  }
+  stop_observing();
   if (cx_ == nullptr) {
     rt_.reset();
     return;
@@ -145,7 +127,7 @@ engine::~engine() {
   handled_rejections_.clear();
   main_fn_.reset();
   micro_batch_.reset();
-  for (auto& p : protos_) p.reset();
+  drop_protos();
   process_.reset();
   destroy_context();
 }
@@ -342,7 +324,7 @@ int engine::run() {
   // teardown, which cannot free a request in flight).
   if (!fs_ops_.empty()) exit_now(status);
   out_.finish();
-  if (tracker_) tracker_->note("exit", std::to_string(status));
+  if (tracer_) tracer_->note("exit", std::to_string(status));
   return status;
 }
 
@@ -378,9 +360,9 @@ int engine::exit_status() {
 
 void engine::exit_now(int code) {
   out_.finish();
-  if (tracker_) {
-    tracker_->note("exit", std::to_string(code));
-    tracker_->finish();  // may print the last folded trace line
+  if (tracer_) {
+    tracer_->note("exit", std::to_string(code));
+    tracer_->finish();  // may print the last folded trace line
   }
   if (timeline_) timeline_->finish();
   std::fflush(stdout);
@@ -399,7 +381,7 @@ void engine::take_exception(JS::MutableHandleValue error, JS::MutableHandleObjec
     // Uncatchable: out of memory, or the engine gave up.
     out_.finish();
     std::fprintf(stderr, "%s: uncatchable error (out of memory?)\n", opts_.path.c_str());
-    if (tracker_) tracker_->note("uncaught", "uncatchable");
+    if (tracer_) tracer_->note("uncaught", "uncatchable");
     exit_now(1);
   }
   JS::ExceptionStack es(cx_);
@@ -614,7 +596,7 @@ void engine::die_with(JS::HandleValue error, JS::HandleObject thrown, const char
   out_.finish();
   // fwrite: the source line or the message may hold a NUL byte.
   std::fwrite(msg.data(), 1, msg.size(), stderr);
-  if (tracker_) tracker_->note(why, text.substr(0, text.find('\n')));
+  if (tracer_) tracer_->note(why, text.substr(0, text.find('\n')));
   exit_now(status);
 }
 
@@ -736,7 +718,7 @@ void engine::report_rejection(JS::HandleObject promise, std::uint64_t uid) {
                  "    at processPromiseRejections {\n  code: 'ERR_UNHANDLED_REJECTION'\n}\n\n"
                  "Node.js %s\n",
                  r.c_str(), node_version(opts_.mode));
-    if (tracker_) tracker_->note("rejection", r);
+    if (tracer_) tracer_->note("rejection", r);
     exit_now(fatal_status());
   }
   // Node 10 and 11: warnings, and the process carries on.
@@ -749,7 +731,7 @@ void engine::report_rejection(JS::HandleObject promise, std::uint64_t uid) {
     text = "[object Object]";
   }
   JS_ClearPendingException(cx_);
-  if (tracker_) tracker_->note("warning", text.substr(0, text.find('\n')));
+  if (tracer_) tracer_->note("warning", text.substr(0, text.find('\n')));
   // The warnings go through process.emitWarning, as Node's did.
   JS::RootedValueArray<2> args(cx_);
   JS::RootedString t(cx_, JS_NewStringCopyUTF8N(cx_, JS::UTF8Chars(text.data(), text.size())));

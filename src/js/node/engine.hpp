@@ -25,8 +25,8 @@
 #include "phaseloop/detail/ilist.hpp"
 #include "phaseloop/loop.hpp"
 #include "phaseloop/node.hpp"
-#include "js/host.hpp"
 #include "js/runner.hpp"
+#include "js/runtime_host.hpp"
 #include "js/timeline.hpp"
 #include "js/trace.hpp"
 
@@ -90,7 +90,7 @@ struct fs_op;
 /// of the objects they make, and require('fs').
 enum class proto : std::uint8_t { timeout, immediate, buffer, stats, fs_module, count_ };
 
-class engine final : public script_host {
+class engine final : public runtime_host<engine, node::runtime, tracker, proto> {
  public:
   /// Builds the context, the runtime (in o.mode) and the globals. `source`
   /// is the script's text. Check ok() afterwards.
@@ -104,20 +104,9 @@ class engine final : public script_host {
   /// native callback, then runs the loop. Returns the exit status.
   int run();
 
-  static engine& from(JSContext* cx) { return static_cast<engine&>(script_host::from(cx)); }
-  node::runtime& rt() noexcept { return *rt_; }
-  phaseloop::loop& owner() noexcept { return *loop_; }
   node::mode mode() const noexcept { return opts_.mode; }
-  tracker* tracing() noexcept { return tracker_.get(); }
-  /// Whether each callback is watched (--trace, --trace=FILE.json,
-  /// compare's annotations): then every nextTick is its own native tick.
-  bool watched() const noexcept { return tracker_ != nullptr || timeline_ != nullptr; }
   /// Milliseconds since the engine started (performance.now()).
   double uptime_ms() const noexcept;
-
-  /// Identities for Node objects (timeouts, immediates, ticks,
-  /// microtasks), in creation order, as the trace shows them.
-  std::uint64_t next_id() noexcept { return ++ids_; }
 
   // ---- the Node layer (timers.cpp) ----
   /// Queues fn(...args) as a nextTick.
@@ -133,7 +122,6 @@ class engine final : public script_host {
   /// The job queue's side (job_queue.hpp).
   bool queue_promise_job(JS::HandleObject job) { return queue_microtask(task_kind::promise_job, job); }
   void drain_microtasks() { rt_->run_microtasks(); }
-  std::size_t microtasks_waiting() const { return rt_->microtasks_waiting(); }
   /// Frees a queued task once it is taken off its queue.
   void forget_task(queued_task& t) noexcept;
   js_timeout* new_timeout() { return new js_timeout(*rt_, this, next_id()); }
@@ -162,14 +150,6 @@ class engine final : public script_host {
   /// returns), else printed as Node prints it and the process ends with
   /// status 1 (after 'exit'); a handler that throws ends it with 7.
   void uncaught();
-
-
-  /// A prototype kept for the life of the context.
-  void set_proto(proto p, JS::HandleObject o) { protos_[static_cast<int>(p)].emplace(cx_, o); }
-  JSObject* get_proto(proto p) const {
-    const auto& slot = protos_[static_cast<int>(p)];
-    return slot ? slot->get() : nullptr;
-  }
 
   // ---- errors and the end of the process ----
   /// Prints the pending exception as Node prints an uncaught one and ends
@@ -226,18 +206,12 @@ class engine final : public script_host {
   static bool process_rejections(node::runtime&, void* self);
   void report_rejection(JS::HandleObject promise, std::uint64_t uid);
 
-  phaseloop::loop* loop_;
-  std::unique_ptr<tracker> tracker_;
-  std::unique_ptr<timeline> timeline_;  // --trace=FILE.json
-  std::optional<node::runtime> rt_;
   std::optional<JS::PersistentRootedObject> process_;
   std::optional<JS::PersistentRootedObject> main_fn_;
   // The microtask batch: the functions queued, in order (see queue_microtask).
   std::optional<JS::PersistentRootedObject> micro_batch_;
   uint32_t micro_len_ = 0;
   bool micro_queued_ = false;  // a native microtask for the batch is queued
-  std::optional<JS::PersistentRootedObject> protos_[static_cast<int>(proto::count_)];
-  std::uint64_t ids_ = 0;
   bool compiling_ = false;
   std::uint64_t start_ns_ = 0;
 

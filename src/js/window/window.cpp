@@ -84,22 +84,15 @@ const JSFunctionSpec browser_natives[] = {JS_FN("reportError", native_report_err
 // ---- construction and teardown ---------------------------------------------------
 
 window_engine::window_engine(phaseloop::loop& l, const run_options& o, std::string source)
-    : script_host(o, std::move(source), inspect_style::node20) {
+    : runtime_host(l, o, std::move(source), inspect_style::node20) {
   lib_mode_ = "browser";
   // The defaults are Chromium's: 60 Hz frames, its timer rules, oldest
   // task first.
   rt_.emplace(l);
-  if (o.trace || o.annotate_fd >= 0) {
-    tracer_ = std::make_unique<window_tracer>(out_, o.trace, o.annotate_fd);
-    out_.set_listener(tracer_.get());
-    rt_->set_observer(tracer_.get());
-  }
-  if (!o.trace_file.empty()) {
-    timeline_ = std::make_unique<timeline>(l, o.trace_file, nullptr, tracer_.get());
-    rt_->set_observer(timeline_.get());
-  }
+  const bool traced = o.trace || o.annotate_fd >= 0;
+  observe(traced ? std::make_unique<window_tracer>(out_, o.trace, o.annotate_fd) : nullptr);
   if (!init_context()) {
-    for (auto& p : protos_) p.reset();
+    drop_protos();
     destroy_context();
   }
 }
@@ -122,16 +115,7 @@ bool window_engine::init_context() {
 }
 
 window_engine::~window_engine() {
-  if (timeline_) {
-    timeline_->finish();
-    rt_->set_observer(tracer_.get());
-    timeline_.reset();
-  }
-  if (tracer_) {
-    tracer_->finish();
-    rt_->set_observer(nullptr);
-    out_.set_listener(nullptr);
-  }
+  stop_observing();
   if (cx_ == nullptr) {
     rt_.reset();
     return;
@@ -144,7 +128,7 @@ window_engine::~window_engine() {
   rt_.reset();
   unhandled_.clear();
   outstanding_.clear();
-  for (auto& p : protos_) p.reset();
+  drop_protos();
   destroy_context();
 }
 

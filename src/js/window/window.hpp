@@ -34,8 +34,8 @@
 #include "phaseloop/browser.hpp"
 #include "phaseloop/detail/ilist.hpp"
 #include "phaseloop/loop.hpp"
-#include "js/host.hpp"
 #include "js/runner.hpp"
+#include "js/runtime_host.hpp"
 #include "js/timeline.hpp"
 #include "js/trace.hpp"
 
@@ -100,7 +100,7 @@ struct window_js_task {
   detail::link<window_js_task> node;
 };
 
-class window_engine final : public script_host {
+class window_engine final : public runtime_host<window_engine, browser::runtime, window_tracer, window_proto> {
  public:
   window_engine(phaseloop::loop& l, const run_options& o, std::string source);
   ~window_engine();
@@ -111,9 +111,6 @@ class window_engine final : public script_host {
   /// is left. Returns the exit status.
   int run();
 
-  static window_engine& from(JSContext* cx) { return static_cast<window_engine&>(script_host::from(cx)); }
-  browser::runtime& rt() noexcept { return *rt_; }
-  window_tracer* tracing() noexcept { return tracer_.get(); }
 
   // ---- calling into JS as a page does ----
   /// Calls fn(args...) with `thisv`. An exception is reported ("report the
@@ -129,7 +126,6 @@ class window_engine final : public script_host {
   /// The job queue's side (job_queue.hpp).
   bool queue_promise_job(JS::HandleObject job) { return queue_microtask(window_job::promise_job, job); }
   void drain_microtasks() { rt_->microtask_checkpoint(); }
-  std::size_t microtasks_waiting() const { return rt_->microtasks_waiting(); }
 
   // ---- the records the bindings keep (window_api.cpp) ----
   std::unordered_map<int, std::unique_ptr<window_timer>>& timers() noexcept { return timers_; }
@@ -139,13 +135,6 @@ class window_engine final : public script_host {
   /// Messages in flight, owned here until delivered (or the end).
   window_message_list& messages() noexcept { return messages_; }
   int next_timer_id() noexcept { return ++timer_ids_; }
-  void set_proto(window_proto p, JS::HandleObject o) { protos_[static_cast<int>(p)].emplace(cx_, o); }
-  JSObject* get_proto(window_proto p) const {
-    const auto& slot = protos_[static_cast<int>(p)];
-    return slot ? slot->get() : nullptr;
-  }
-
-  std::uint64_t next_id() noexcept { return ++ids_; }
 
  private:
   /// A microtask waiting in the runtime's queue.
@@ -172,10 +161,6 @@ class window_engine final : public script_host {
                                 JS::PromiseRejectionHandlingState state, void* data);
   static void checkpoint_end(browser::runtime&, void* self);
 
-  std::unique_ptr<window_tracer> tracer_;
-  std::unique_ptr<timeline> timeline_;  // --trace=FILE.json
-  std::optional<browser::runtime> rt_;
-  std::optional<JS::PersistentRootedObject> protos_[static_cast<int>(window_proto::count_)];
   // Rejected promises without a handler at the end of this checkpoint
   // (HTML's "about-to-be-notified"), and those whose 'unhandledrejection'
   // was fired ("outstanding": a late handler fires 'rejectionhandled').
@@ -185,7 +170,6 @@ class window_engine final : public script_host {
   detail::ilist<queued_job, &queued_job::node> queued_;
   int errors_ = 0;           // errors reported to stderr
   bool in_onerror_ = false;  // an error inside onerror is not given to it again
-  std::uint64_t ids_ = 0;
   int timer_ids_ = 0;
 
   std::unordered_map<int, std::unique_ptr<window_timer>> timers_;
