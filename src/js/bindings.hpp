@@ -43,6 +43,11 @@ bool throw_error(JSContext* cx, const char* ctor, const std::string& message, co
 /// header is "Name [CODE]: message", as Node prints it.
 bool node_error_code(JSContext* cx, JS::HandleObject err, std::string& code);
 
+/// A prototype (of Object.prototype) with `methods` and a `constructor`
+/// named `name` that throws "Illegal constructor", so that console.log
+/// names its objects ("Timeout {...}", "Stats {...}") (globals.cpp).
+JSObject* named_proto(JSContext* cx, const char* name, const JSFunctionSpec* methods);
+
 /// Throws a TypeError like Node's ERR_INVALID_ARG_TYPE for a callback.
 bool throw_callback_type(JSContext* cx, const char* name, JS::HandleValue got);
 

@@ -850,39 +850,29 @@ bool typed_array_entries(context& c, JS::HandleObject arr, uint32_t length, entr
   return true;
 }
 
-bool set_entries(context& c, JS::HandleObject set, int recurse_times, entry_list& e) {
+// Each member of a Set, or "key => value" for each entry of a Map.
+bool collection_entries(context& c, JS::HandleObject coll, bool is_map, int recurse_times, entry_list& e) {
   JSContext* cx = c.cx;
   JS::RootedValue it(cx);
   std::vector<JS::Value> items;
   JS::RootedValueVector keep(cx);
-  bool ok = JS::SetValues(cx, set, &it) && iterate(cx, it, items, keep);
+  bool ok = (is_map ? JS::MapEntries(cx, coll, &it) : JS::SetValues(cx, coll, &it)) &&
+            iterate(cx, it, items, keep);
   c.indentation += 2;
   for (std::size_t i = 0; ok && i < keep.length(); i++) {
     JS::RootedValue item(cx, keep[i]);
     std::string s;
-    ok = format_value(c, item, recurse_times, s);
+    if (!is_map) {
+      ok = format_value(c, item, recurse_times, s);
+    } else {
+      JS::RootedObject pair(cx, &item.toObject());
+      JS::RootedValue k(cx), v(cx);
+      std::string vs;
+      ok = JS_GetElement(cx, pair, 0, &k) && JS_GetElement(cx, pair, 1, &v) &&
+           format_value(c, k, recurse_times, s) && format_value(c, v, recurse_times, vs);
+      s += " => " + vs;
+    }
     e.output.push_back(std::move(s));
-  }
-  c.indentation -= 2;
-  return ok;
-}
-
-// "key => value" for each entry.
-bool map_entries(context& c, JS::HandleObject map, int recurse_times, entry_list& e) {
-  JSContext* cx = c.cx;
-  JS::RootedValue it(cx);
-  std::vector<JS::Value> items;
-  JS::RootedValueVector keep(cx);
-  bool ok = JS::MapEntries(cx, map, &it) && iterate(cx, it, items, keep);
-  c.indentation += 2;
-  for (std::size_t i = 0; ok && i < keep.length(); i++) {
-    JS::RootedValue item(cx, keep[i]);
-    JS::RootedObject pair(cx, &item.toObject());
-    JS::RootedValue k(cx), v(cx);
-    std::string ks, vs;
-    ok = JS_GetElement(cx, pair, 0, &k) && JS_GetElement(cx, pair, 1, &v) &&
-         format_value(c, k, recurse_times, ks) && format_value(c, v, recurse_times, vs);
-    e.output.push_back(ks + " => " + vs);
   }
   c.indentation -= 2;
   return ok;
@@ -908,8 +898,8 @@ bool body_entries(context& c, JS::HandleObject obj, const object_shape& s, int r
   switch (s.body) {
     case body_kind::array: return array_entries(c, obj, s.length, recurse_times, e);
     case body_kind::typed: return typed_array_entries(c, obj, s.length, e);
-    case body_kind::set: return set_entries(c, obj, recurse_times, e);
-    case body_kind::map: return map_entries(c, obj, recurse_times, e);
+    case body_kind::set: return collection_entries(c, obj, false, recurse_times, e);
+    case body_kind::map: return collection_entries(c, obj, true, recurse_times, e);
     case body_kind::promise: return promise_entries(c, obj, recurse_times, e);
     case body_kind::none: break;
   }

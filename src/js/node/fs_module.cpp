@@ -1150,22 +1150,6 @@ const JSFunctionSpec fs_functions[] = {
     JS_FN("unlink", fs_unlink, 2, JSPROP_ENUMERATE),
     JS_FS_END};
 
-bool illegal_constructor(JSContext* cx, unsigned, JS::Value*) {
-  JS_ReportErrorASCII(cx, "Illegal constructor");
-  return false;
-}
-
-// A prototype with a named constructor, so that console.log names it.
-JSObject* named_proto(JSContext* cx, JS::HandleObject parent, const char* name, const JSFunctionSpec* methods) {
-  JS::RootedObject proto(cx, JS_NewObjectWithGivenProto(cx, nullptr, parent));
-  if (!proto || !JS_DefineFunctions(cx, proto, methods)) return nullptr;
-  JSFunction* ctor = JS_NewFunction(cx, illegal_constructor, 0, 0, name);
-  if (ctor == nullptr) return nullptr;
-  JS::RootedObject ctor_obj(cx, JS_GetFunctionObject(ctor));
-  if (!JS_DefineProperty(cx, proto, "constructor", ctor_obj, 0)) return nullptr;
-  return proto;
-}
-
 // fs.promises: loaded when first asked for.
 bool fs_promises_getter(JSContext* cx, unsigned argc, JS::Value* vp) {
   JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
@@ -1185,8 +1169,7 @@ JSObject* make_fs_module(engine& e) {
   JS::RootedObject ctor_obj(cx, &ctor.toObject());
   if (!JS_GetProperty(cx, ctor_obj, "prototype", &proto_v) || !proto_v.isObject()) return nullptr;
   JS::RootedObject buffer(cx, &proto_v.toObject());
-  JS::RootedObject object_proto(cx, JS::GetRealmObjectPrototype(cx));
-  JS::RootedObject stats(cx, named_proto(cx, object_proto, "Stats", stats_methods));
+  JS::RootedObject stats(cx, named_proto(cx, "Stats", stats_methods));
   JS::RootedObject fs(cx, JS_NewPlainObject(cx));
   if (!buffer || !stats || !fs || !JS_DefineFunctions(cx, fs, fs_functions)) return nullptr;
   JSFunction* getter = JS_NewFunction(cx, fs_promises_getter, 0, 0, "get promises");

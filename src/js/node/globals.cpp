@@ -343,7 +343,21 @@ bool require(JSContext* cx, unsigned argc, JS::Value* vp) {
   return throw_error(cx, "Error", msg, "MODULE_NOT_FOUND");
 }
 
+bool illegal_constructor(JSContext* cx, unsigned, JS::Value*) {
+  JS_ReportErrorASCII(cx, "Illegal constructor");
+  return false;
+}
+
 }  // namespace
+
+JSObject* named_proto(JSContext* cx, const char* name, const JSFunctionSpec* methods) {
+  JS::RootedObject proto(cx, JS_NewPlainObject(cx));
+  if (!proto || !JS_DefineFunctions(cx, proto, methods)) return nullptr;
+  JSFunction* ctor = JS_NewFunction(cx, illegal_constructor, 0, 0, name);
+  if (ctor == nullptr) return nullptr;
+  JS::RootedObject ctor_obj(cx, JS_GetFunctionObject(ctor));
+  return JS_DefineProperty(cx, proto, "constructor", ctor_obj, 0) ? proto.get() : nullptr;
+}
 
 bool throw_callback_type(JSContext* cx, const char* name, JS::HandleValue got) {
   engine& e = engine::from(cx);

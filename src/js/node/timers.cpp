@@ -351,11 +351,6 @@ bool queue_microtask(JSContext* cx, unsigned argc, JS::Value* vp) {
   return e.queue_microtask(task_kind::queue_microtask, fn);
 }
 
-bool not_a_constructor(JSContext* cx, unsigned, JS::Value*) {
-  JS_ReportErrorASCII(cx, "Illegal constructor");
-  return false;
-}
-
 const JSFunctionSpec timeout_methods[] = {
     JS_FN("ref", timeout_ref, 0, 0),         JS_FN("unref", timeout_unref, 0, 0),
     JS_FN("hasRef", timeout_has_ref, 0, 0),  JS_FN("refresh", timeout_refresh, 0, 0),
@@ -374,18 +369,6 @@ const JSFunctionSpec timer_functions[] = {
     JS_FN("clearImmediate", clear_immediate, 1, JSPROP_ENUMERATE),
     JS_FS_END};
 
-// A prototype with `methods` and a `constructor` named `name` (so that
-// console.log shows "Timeout {}").
-JSObject* make_proto(JSContext* cx, const char* name, const JSFunctionSpec* methods) {
-  JS::RootedObject proto(cx, JS_NewPlainObject(cx));
-  if (!proto || !JS_DefineFunctions(cx, proto, methods)) return nullptr;
-  JSFunction* ctor = JS_NewFunction(cx, not_a_constructor, 0, 0, name);
-  if (ctor == nullptr) return nullptr;
-  JS::RootedObject ctor_obj(cx, JS_GetFunctionObject(ctor));
-  if (!JS_DefineProperty(cx, proto, "constructor", ctor_obj, 0)) return nullptr;
-  return proto;
-}
-
 }  // namespace
 
 // Done with its record, whether it ran or was cleared: as in Node, its
@@ -400,8 +383,8 @@ void release_immediate(js_immediate& r) noexcept {
 
 bool define_timers(engine& e, JS::HandleObject global) {
   JSContext* cx = e.cx();
-  JS::RootedObject tproto(cx, make_proto(cx, "Timeout", timeout_methods));
-  JS::RootedObject iproto(cx, make_proto(cx, "Immediate", immediate_methods));
+  JS::RootedObject tproto(cx, named_proto(cx, "Timeout", timeout_methods));
+  JS::RootedObject iproto(cx, named_proto(cx, "Immediate", immediate_methods));
   if (!tproto || !iproto) return false;
   // Timeout#hasRef and Immediate#hasRef came with Node 11.
   if (e.mode() == node::mode::node10 &&
