@@ -8,6 +8,7 @@
 
 #include <new>
 
+#include "phaseloop/detail/c_layout.hpp"
 #include "phaseloop/loop.hpp"
 #include "api.hpp"
 

@@ -24,6 +24,12 @@ using namespace phaseloop::compat;
 // ---- layout: C++ objects fit the C structs and share the public fields ----
 
 
+// The kinds count as libuv's do (both enums are consecutive).
+static_assert(static_cast<int>(pl::handle_type::generic) == UV_HANDLE &&
+              static_cast<int>(pl::handle_type::file) == UV_FILE);
+static_assert(static_cast<int>(pl::req_type::generic) == UV_REQ &&
+              static_cast<int>(pl::req_type::random) == UV_RANDOM);
+
 // Each class publishes where it keeps the fields libuv shows (c_layout()).
 static_assert(fits<uv_loop_t, pl::loop>());
 static_assert(fits<uv_timer_t, pl::timer>());

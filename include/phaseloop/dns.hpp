@@ -120,16 +120,13 @@ class getaddrinfo_req : public dns_req {
   /// The last lookup's status: 0 or an error. (libuv: `retcode`.)
   int status() const noexcept { return retcode_; }
 
- private:
-  friend struct detail::resolver;
- public:
-  /// Where this object keeps what libuv's uv_getaddrinfo_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_getaddrinfo_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t loop, cb, uv_private2_, addrinfo, uv_private3_; };
   static constexpr c_fields c_layout() noexcept;
 
  private:
-
+  friend struct detail::resolver;
   getaddrinfo_cb cb_ = nullptr;           // offset 112
   // libuv's hints, hostname, service: copies it frees before the callback,
   // so a program only ever sees them null.
@@ -163,16 +160,13 @@ class getnameinfo_req : public dns_req {
   /// The last lookup's status: 0 or an error. (libuv: `retcode`.)
   int status() const noexcept { return retcode_; }
 
- private:
-  friend struct detail::resolver;
- public:
-  /// Where this object keeps what libuv's uv_getnameinfo_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_getnameinfo_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t loop, getnameinfo_cb, uv_private2_, uv_private32_, host, service, uv_private3_; };
   static constexpr c_fields c_layout() noexcept;
 
  private:
-
+  friend struct detail::resolver;
   getnameinfo_cb cb_ = nullptr;           // offset 112
   // The fields below are libuv's, at libuv's offsets. Like libuv, start()
   // writes only the address's own bytes of `storage_`, and the names only
@@ -205,17 +199,5 @@ struct resolver_config {
 /// is not as above or a negative number, errc::busy while lookups of this loop
 /// are in flight, errc::no_memory. Loop thread only.
 int configure_resolver(loop& l, const resolver_config& config) noexcept;
-
-// The offsets c_layout() gives: offsetof of a class that is not
-// standard-layout is one GCC and Clang define, with a warning.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-constexpr getaddrinfo_req::c_fields getaddrinfo_req::c_layout() noexcept {
-  return {offsetof(getaddrinfo_req, loop_), offsetof(getaddrinfo_req, cb_), offsetof(getaddrinfo_req, copies_), offsetof(getaddrinfo_req, addrinfo_), offsetof(getaddrinfo_req, retcode_)};
-}
-constexpr getnameinfo_req::c_fields getnameinfo_req::c_layout() noexcept {
-  return {offsetof(getnameinfo_req, loop_), offsetof(getnameinfo_req, cb_), offsetof(getnameinfo_req, storage_), offsetof(getnameinfo_req, flags_), offsetof(getnameinfo_req, host_), offsetof(getnameinfo_req, service_), offsetof(getnameinfo_req, retcode_)};
-}
-#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

@@ -47,46 +47,14 @@ namespace detail {
 struct fs_ring;
 }
 
-/// The operation of an fs_req; values are libuv's uv_fs_type.
+/// The operation of an fs_req. The values are libuv's uv_fs_type, in its
+/// order from -1 (unknown) to 36 (lutime).
 enum class fs_type : int {
   unknown = -1,
-  custom = 0,
-  open = 1,
-  close = 2,
-  read = 3,
-  write = 4,
-  sendfile = 5,
-  stat = 6,
-  lstat = 7,
-  fstat = 8,
-  ftruncate = 9,
-  utime = 10,
-  futime = 11,
-  access = 12,
-  chmod = 13,
-  fchmod = 14,
-  fsync = 15,
-  fdatasync = 16,
-  unlink = 17,
-  rmdir = 18,
-  mkdir = 19,
-  mkdtemp = 20,
-  rename = 21,
-  scandir = 22,
-  link = 23,
-  symlink = 24,
-  readlink = 25,
-  chown = 26,
-  fchown = 27,
-  realpath = 28,
-  copyfile = 29,
-  lchown = 30,
-  opendir = 31,
-  readdir = 32,
-  closedir = 33,
-  statfs = 34,
-  mkstemp = 35,
-  lutime = 36,
+  custom,
+  open, close, read, write, sendfile, stat, lstat, fstat, ftruncate, utime, futime, access, chmod, fchmod,
+  fsync, fdatasync, unlink, rmdir, mkdir, mkdtemp, rename, scandir, link, symlink, readlink, chown, fchown,
+  realpath, copyfile, lchown, opendir, readdir, closedir, statfs, mkstemp, lutime,
 };
 
 /// A buffer for read and write (libuv's uv_buf_t; the layout of iovec).
@@ -134,17 +102,9 @@ struct fs_statfs {
   std::uint64_t f_spare[3];  ///< zero
 };
 
-/// The kind of a directory entry; values are libuv's uv_dirent_type_t.
-enum class fs_dirent_type : int {
-  unknown = 0,
-  file = 1,
-  dir = 2,
-  link = 3,
-  fifo = 4,
-  socket = 5,
-  char_device = 6,
-  block_device = 7,
-};
+/// The kind of a directory entry. The values are libuv's uv_dirent_type_t,
+/// in its order from 0 (unknown) to 7 (block device).
+enum class fs_dirent_type : int { unknown, file, dir, link, fifo, socket, char_device, block_device };
 
 /// One directory entry (libuv's uv_dirent_t).
 struct fs_dirent {
@@ -161,15 +121,13 @@ class fs_dir {
   std::size_t nentries = 0;      ///< capacity of `dirents`
   void* reserved[4] = {};        ///< libuv's; unused
 
- private:
-  friend class fs_req;
- public:
-  /// Where this object keeps what libuv's uv_dir_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_dir_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t dirents, nentries, uv_private_; };
   static constexpr c_fields c_layout() noexcept;
 
  private:
+  friend class fs_req;
   void* stream_ = nullptr;  // the DIR*
 };
 
@@ -328,17 +286,15 @@ class fs_req : public req {
   /// The stat, lstat and fstat result. (libuv: `statbuf`.)
   const fs_stat& statbuf() const noexcept { return statbuf_; }
 
- private:
-  friend class phaseloop::loop;
- public:
-  /// Where this object keeps what libuv's uv_fs_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_fs_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields {
     std::size_t fs_type, loop, cb, result, ptr, path, statbuf, new_path, file, nbufs, bufs, off, work_req, bufsml;
   };
   static constexpr c_fields c_layout() noexcept;
 
  private:
+  friend class phaseloop::loop;
   friend struct detail::fs_ring;
 
   friend struct detail::pool_request<fs_req>;
@@ -394,17 +350,5 @@ class fs_req : public req {
   detail::pool_task task_;          // offset 336, libuv's work_req
   fs_buf bufsml_[4];                // offset 376: up to four read/write buffers
 };
-
-// The offsets c_layout() gives: offsetof of a class that is not
-// standard-layout is one GCC and Clang define, with a warning.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-constexpr fs_dir::c_fields fs_dir::c_layout() noexcept {
-  return {offsetof(fs_dir, dirents), offsetof(fs_dir, nentries), offsetof(fs_dir, stream_)};
-}
-constexpr fs_req::c_fields fs_req::c_layout() noexcept {
-  return {offsetof(fs_req, fs_type_), offsetof(fs_req, loop_), offsetof(fs_req, cb_), offsetof(fs_req, result_), offsetof(fs_req, ptr_), offsetof(fs_req, path_), offsetof(fs_req, statbuf_), offsetof(fs_req, new_path_), offsetof(fs_req, file_), offsetof(fs_req, nbufs_), offsetof(fs_req, bufs_), offsetof(fs_req, off_), offsetof(fs_req, task_), offsetof(fs_req, bufsml_)};
-}
-#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

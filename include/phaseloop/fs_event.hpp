@@ -52,16 +52,14 @@ class fs_event : public handle {
   /// does not fit (then *size is the size needed).
   int getpath(char* buf, std::size_t* size) const noexcept;
 
- private:
-  friend class phaseloop::loop;
-  friend class phaseloop::handle;
- public:
-  /// Where this object keeps what libuv's uv_fs_event_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_fs_event_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t path; };
   static constexpr c_fields c_layout() noexcept;
 
  private:
+  friend class phaseloop::loop;
+  friend class phaseloop::handle;
   friend struct detail::inotify_state;
   void close_() noexcept { stop(); }
   // The inotify descriptor's watcher callback (poll phase).
@@ -76,14 +74,5 @@ class fs_event : public handle {
   /// The handles sharing one kernel watch (an implementation detail).
   using list = detail::ilist<fs_event, &fs_event::link_>;  // the handles of one watch
 };
-
-// The offsets c_layout() gives: offsetof of a class that is not
-// standard-layout is one GCC and Clang define, with a warning.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-constexpr fs_event::c_fields fs_event::c_layout() noexcept {
-  return {offsetof(fs_event, path_)};
-}
-#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

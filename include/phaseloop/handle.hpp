@@ -109,8 +109,8 @@ class handle {
 
   friend class phaseloop::loop;
  public:
-  /// Where this object keeps what libuv's uv_handle_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_handle_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t data, loop, type, close_cb, next_closing, flags; };
   static constexpr c_fields c_layout() noexcept;
 
@@ -118,14 +118,5 @@ class handle {
   friend class fs_poll;  // marks its internal timer
   friend struct detail::resolver;  // so does the DNS resolver
 };
-
-// The offsets c_layout() gives: offsetof of a class that is not
-// standard-layout is one GCC and Clang define, with a warning.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-constexpr handle::c_fields handle::c_layout() noexcept {
-  return {offsetof(handle, data), offsetof(handle, loop_), offsetof(handle, type_), offsetof(handle, close_cb_), offsetof(handle, next_closing_), offsetof(handle, flags_)};
-}
-#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

@@ -216,8 +216,8 @@ class loop {
   friend class detail::threadpool;
   friend struct detail::signal_registry;
  public:
-  /// Where this object keeps what libuv's uv_loop_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_loop_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t data, active_handles; };
   static constexpr c_fields c_layout() noexcept;
 
@@ -358,14 +358,5 @@ class loop {
   // SIGCHLD watcher (internal, unreferenced), started by the first spawn.
   alignas(signal) unsigned char child_watcher_mem_[sizeof(signal)];
 };
-
-// The offsets c_layout() gives: offsetof of a class that is not
-// standard-layout is one GCC and Clang define, with a warning.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-constexpr loop::c_fields loop::c_layout() noexcept {
-  return {offsetof(loop, data), offsetof(loop, active_handles_)};
-}
-#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

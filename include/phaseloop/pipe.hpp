@@ -54,16 +54,14 @@ class pipe : public stream {
   /// True for an IPC pipe. (libuv: `ipc`.)
   bool ipc() const noexcept { return ipc_ != 0; }
 
- private:
-  friend class stream;
-  friend class phaseloop::handle;
- public:
-  /// Where this object keeps what libuv's uv_pipe_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_pipe_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t ipc, pipe_fname; };
   static constexpr c_fields c_layout() noexcept;
 
  private:
+  friend class stream;
+  friend class phaseloop::handle;
   int listen_(int backlog, connection_cb cb) noexcept;
   int bind_address_(const void* address, unsigned length, char* path) noexcept;
   void connect_address_(connect_req& r, const void* address, unsigned length, connect_cb cb) noexcept;
@@ -76,14 +74,5 @@ class pipe : public stream {
   int ipc_ = 0;
   char* path_ = nullptr;  // bound path (owned), unlinked on close
 };
-
-// The offsets c_layout() gives: offsetof of a class that is not
-// standard-layout is one GCC and Clang define, with a warning.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-constexpr pipe::c_fields pipe::c_layout() noexcept {
-  return {offsetof(pipe, ipc_), offsetof(pipe, path_)};
-}
-#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

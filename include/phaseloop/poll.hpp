@@ -51,15 +51,13 @@ class poll : public handle {
   /// The watched descriptor.
   int fd() const noexcept { return watcher_.fd; }
 
- private:
-  friend class phaseloop::handle;
- public:
-  /// Where this object keeps what libuv's uv_poll_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_poll_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t poll_cb; };
   static constexpr c_fields c_layout() noexcept;
 
  private:
+  friend class phaseloop::handle;
   static void io_(phaseloop::loop& l, detail::io_watcher& w, unsigned events);
   void stop_watch_() noexcept;
   void close_() noexcept { stop_watch_(); }
@@ -69,14 +67,5 @@ class poll : public handle {
   poll_cb cb_ = nullptr;
   detail::io_watcher watcher_;
 };
-
-// The offsets c_layout() gives: offsetof of a class that is not
-// standard-layout is one GCC and Clang define, with a warning.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-constexpr poll::c_fields poll::c_layout() noexcept {
-  return {offsetof(poll, cb_)};
-}
-#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

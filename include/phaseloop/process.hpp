@@ -117,16 +117,14 @@ class process : public handle {
   /// The child's process id, 0 before a successful spawn. (libuv: `pid`.)
   int pid() const noexcept { return pid_; }
 
- private:
-  friend class phaseloop::loop;
-  friend class phaseloop::handle;
- public:
-  /// Where this object keeps what libuv's uv_process_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_process_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t exit_cb, pid; };
   static constexpr c_fields c_layout() noexcept;
 
  private:
+  friend class phaseloop::loop;
+  friend class phaseloop::handle;
   void close_() noexcept;
   int start_child_(const process_options& o) noexcept;
   // libuv 1.53's bit for a reaped child (UV_HANDLE_ESRCH).
@@ -149,14 +147,5 @@ class process : public handle {
 /// kill(2) with libuv's error codes (libuv's uv_kill): -EINVAL for a bad
 /// signal number, -ESRCH, -EPERM. Any thread.
 int kill(int pid, int signum) noexcept;
-
-// The offsets c_layout() gives: offsetof of a class that is not
-// standard-layout is one GCC and Clang define, with a warning.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-constexpr process::c_fields process::c_layout() noexcept {
-  return {offsetof(process, cb_), offsetof(process, pid_)};
-}
-#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

@@ -32,8 +32,8 @@ class req {
   ~req() = default;
 
  public:
-  /// Where this object keeps what libuv's uv_req_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_req_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t data, type, reserved; };
   static constexpr c_fields c_layout() noexcept;
 
@@ -44,14 +44,5 @@ class req {
   void* reserved_[5] = {};
   std::size_t extra_ = 0;
 };
-
-// The offsets c_layout() gives: offsetof of a class that is not
-// standard-layout is one GCC and Clang define, with a warning.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-constexpr req::c_fields req::c_layout() noexcept {
-  return {offsetof(req, data), offsetof(req, type_), offsetof(req, reserved_)};
-}
-#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

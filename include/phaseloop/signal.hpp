@@ -35,16 +35,14 @@ class signal : public handle {
   /// The signal being watched, 0 if none. (libuv: `signum`.)
   int signum() const noexcept { return signum_; }
 
- private:
-  friend class phaseloop::loop;
-  friend class phaseloop::handle;
- public:
-  /// Where this object keeps what libuv's uv_signal_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_signal_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t signum, signal_cb; };
   static constexpr c_fields c_layout() noexcept;
 
  private:
+  friend class phaseloop::loop;
+  friend class phaseloop::handle;
   friend struct detail::signal_registry;
   int start_watch_(signal_cb cb, int signum, bool oneshot) noexcept;
   void close_() noexcept { stop(); }
@@ -65,14 +63,5 @@ class signal : public handle {
   /// The process-wide watcher list type (an implementation detail).
   using list = detail::ilist<signal, &signal::link_>;  // the process-wide watchers of one signal
 };
-
-// The offsets c_layout() gives: offsetof of a class that is not
-// standard-layout is one GCC and Clang define, with a warning.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-constexpr signal::c_fields signal::c_layout() noexcept {
-  return {offsetof(signal, signum_), offsetof(signal, cb_)};
-}
-#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

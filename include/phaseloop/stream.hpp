@@ -66,15 +66,13 @@ class write_req : public req {
   /// write callback.
   std::size_t written() const noexcept { return extra_; }
 
- private:
-  friend class stream;
- public:
-  /// Where this object keeps what libuv's uv_write_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_write_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t cb, send_handle, handle; };
   static constexpr c_fields c_layout() noexcept;
 
  private:
+  friend class stream;
   write_cb cb_ = nullptr;
   handle* send_handle_ = nullptr;
   stream* handle_ = nullptr;
@@ -97,17 +95,15 @@ class connect_req : public req {
   /// The stream being connected.
   stream* target() const noexcept { return handle_; }
 
- private:
-  friend class stream;
-  friend class tcp;
-  friend class pipe;
- public:
-  /// Where this object keeps what libuv's uv_connect_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_connect_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t cb, handle; };
   static constexpr c_fields c_layout() noexcept;
 
  private:
+  friend class stream;
+  friend class tcp;
+  friend class pipe;
   connect_cb cb_ = nullptr;
   stream* handle_ = nullptr;
 };
@@ -119,15 +115,13 @@ class shutdown_req : public req {
   /// The stream shut down.
   stream* target() const noexcept { return handle_; }
 
- private:
-  friend class stream;
- public:
-  /// Where this object keeps what libuv's uv_shutdown_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_shutdown_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t handle, cb; };
   static constexpr c_fields c_layout() noexcept;
 
  private:
+  friend class stream;
   stream* handle_ = nullptr;
   shutdown_cb cb_ = nullptr;
 };
@@ -246,8 +240,8 @@ class stream : public handle {
   friend class phaseloop::loop;
   friend class process;  // opens the parent's end of a child's pipe
  public:
-  /// Where this object keeps what libuv's uv_stream_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_stream_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t write_queue_size, alloc_cb, read_cb; };
   static constexpr c_fields c_layout() noexcept;
 
@@ -269,23 +263,5 @@ class stream : public handle {
   write_req::list completed_;  // finished writes whose callbacks are due
   std::vector<int>* queued_fds_ = nullptr;  // IPC: fds received after accepted_fd_
 };
-
-// The offsets c_layout() gives: offsetof of a class that is not
-// standard-layout is one GCC and Clang define, with a warning.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-constexpr write_req::c_fields write_req::c_layout() noexcept {
-  return {offsetof(write_req, cb_), offsetof(write_req, send_handle_), offsetof(write_req, handle_)};
-}
-constexpr connect_req::c_fields connect_req::c_layout() noexcept {
-  return {offsetof(connect_req, cb_), offsetof(connect_req, handle_)};
-}
-constexpr shutdown_req::c_fields shutdown_req::c_layout() noexcept {
-  return {offsetof(shutdown_req, handle_), offsetof(shutdown_req, cb_)};
-}
-constexpr stream::c_fields stream::c_layout() noexcept {
-  return {offsetof(stream, write_queue_size_), offsetof(stream, alloc_cb_), offsetof(stream, read_cb_)};
-}
-#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

@@ -14,41 +14,21 @@ namespace phaseloop {
 class loop;
 class handle;
 
-/// The kind of a handle; values are libuv's `uv_handle_type`.
+/// The kind of a handle. The values are libuv's `uv_handle_type`, in its
+/// order from 0 (unknown) to 17 (file).
 enum class handle_type : int {
-  unknown = 0,
-  async = 1,
-  check = 2,
-  fs_event = 3,
-  fs_poll = 4,
-  generic = 5,  ///< libuv's UV_HANDLE
-  idle = 6,
-  named_pipe = 7,
-  poll = 8,
-  prepare = 9,
-  process = 10,
-  stream = 11,
-  tcp = 12,
-  timer = 13,
-  tty = 14,
-  udp = 15,
-  signal = 16,
-  file = 17,
+  unknown, async, check, fs_event, fs_poll,
+  generic,  ///< libuv's UV_HANDLE
+  idle, named_pipe, poll, prepare, process, stream, tcp, timer, tty, udp, signal,
+  file,  ///< what guess_handle() says of a regular file
 };
 
-/// The kind of a request; values are libuv's `uv_req_type`.
+/// The kind of a request. The values are libuv's `uv_req_type`, in its
+/// order from 0 (unknown) to 10 (random).
 enum class req_type : int {
-  unknown = 0,
-  generic = 1,  ///< libuv's UV_REQ
-  connect = 2,
-  write = 3,
-  shutdown = 4,
-  udp_send = 5,
-  fs = 6,
-  work = 7,
-  getaddrinfo = 8,
-  getnameinfo = 9,
-  random = 10,
+  unknown,
+  generic,  ///< libuv's UV_REQ
+  connect, write, shutdown, udp_send, fs, work, getaddrinfo, getnameinfo, random,
 };
 
 /// How long `loop::run` runs; values are libuv's `uv_run_mode`.

@@ -79,18 +79,16 @@ class udp_send : public req {
   /// The completion callback, possibly null. (libuv: `cb`, offset 72.)
   udp_send_cb callback() const noexcept { return cb_; }
 
- private:
-  friend class udp;
- public:
-  /// Where this object keeps what libuv's uv_udp_send_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_udp_send_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t handle, cb; };
   static constexpr c_fields c_layout() noexcept;
 
  private:
+  friend class udp;  // sends it and keeps it queued
 
-  udp* handle_ = nullptr;
-  udp_send_cb cb_ = nullptr;
+  udp* handle_ = nullptr;        // at libuv's `handle`
+  udp_send_cb cb_ = nullptr;     // at libuv's `cb`
   detail::link<udp_send> node_;  // the handle's send or completed queue
   sockaddr_storage addr_{};      // destination; AF_UNSPEC when connected
   fs_buf* bufs_ = nullptr;       // bufsml_ or an allocated copy
@@ -176,17 +174,14 @@ class udp : public handle {
   /// The socket, -1 if none.
   int fd() const noexcept { return io_.fd; }
 
- private:
-  friend class phaseloop::loop;
-  friend class phaseloop::handle;
- public:
-  /// Where this object keeps what libuv's uv_udp_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_udp_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t send_queue_size, send_queue_count; };
   static constexpr c_fields c_layout() noexcept;
 
  private:
-
+  friend class phaseloop::loop;
+  friend class phaseloop::handle;
   // libuv 1.44's values (uv-common.h's table).
   enum : std::uint32_t {
     bound_flag = 0x2000,
@@ -223,17 +218,5 @@ class udp : public handle {
   udp_send::list completed_;  // written (or failed), callbacks not yet run
   bool fed_ = false;          // on the loop's pending queue
 };
-
-// The offsets c_layout() gives: offsetof of a class that is not
-// standard-layout is one GCC and Clang define, with a warning.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-constexpr udp_send::c_fields udp_send::c_layout() noexcept {
-  return {offsetof(udp_send, handle_), offsetof(udp_send, cb_)};
-}
-constexpr udp::c_fields udp::c_layout() noexcept {
-  return {offsetof(udp, send_queue_size_), offsetof(udp, send_queue_count_)};
-}
-#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

@@ -37,8 +37,8 @@ class work : public req {
 
  private:
  public:
-  /// Where this object keeps what libuv's uv_work_t shows, by its names there
-  /// (compat checks them against uv.h).
+  /// Offsets of the fields libuv's uv_work_t shows, by its names there
+  /// (detail/c_layout.hpp).
   struct c_fields { std::size_t loop, work_cb, after_work_cb; };
   static constexpr c_fields c_layout() noexcept;
 
@@ -53,14 +53,5 @@ class work : public req {
   after_work_cb after_cb_ = nullptr; // offset 80
   detail::pool_task task_;           // the pool's queue entry
 };
-
-// The offsets c_layout() gives: offsetof of a class that is not
-// standard-layout is one GCC and Clang define, with a warning.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Winvalid-offsetof"
-constexpr work::c_fields work::c_layout() noexcept {
-  return {offsetof(work, loop_), offsetof(work, work_cb_), offsetof(work, after_cb_)};
-}
-#pragma GCC diagnostic pop
 
 }  // namespace phaseloop

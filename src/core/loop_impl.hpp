@@ -3,7 +3,6 @@
 // Private to the library: template members of loop that several source
 // files instantiate (callback wrappers with and without hooks).
 
-#include <pthread.h>
 #include <sched.h>
 
 #include "phaseloop/loop.hpp"

@@ -10,13 +10,13 @@
 
 namespace phaseloop::detail {
 
-/// The three pointers a heap element carries. `prev` is the parent for a
-/// first child and the left sibling otherwise.
+/// The three pointers a heap element carries, all null while it is in no
+/// heap.
 template <class T>
 struct heap_node {
-  T* child = nullptr;
-  T* sibling = nullptr;
-  T* prev = nullptr;
+  T* child = nullptr;    // its first child
+  T* sibling = nullptr;  // the next child of its parent
+  T* prev = nullptr;     // the parent for a first child, else the left sibling
 };
 
 /// `Less` is a stateless functor: Less{}(a, b) is true when a goes first.

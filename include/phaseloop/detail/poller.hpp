@@ -24,12 +24,12 @@ namespace phaseloop::detail {
 
 /// Readiness bits (the values of poll(2), which epoll shares).
 enum : unsigned {
-  io_readable = 0x001,
-  io_priority = 0x002,
-  io_writable = 0x004,
-  io_error = 0x008,
-  io_hangup = 0x010,
-  io_read_hangup = 0x2000,
+  io_readable = 0x001,     // POLLIN
+  io_priority = 0x002,     // POLLPRI
+  io_writable = 0x004,     // POLLOUT
+  io_error = 0x008,        // POLLERR
+  io_hangup = 0x010,       // POLLHUP
+  io_read_hangup = 0x2000, // POLLRDHUP: the peer shut down its writing side
   /// Not a readiness bit: asks for edge-triggered reports (EPOLLET), one
   /// per change, for an fd its owner never drains (the loop's eventfd).
   io_edge = 0x80000000u,

@@ -639,6 +639,12 @@ struct uv__req_write_extra_s {
   unsigned int uv_req_private32_;                                       \
   UV__REQ_RESERVED                                                      \
 
+/* What the requests that run on the thread pool add: the loop their
+ * callback runs on, and their place in the pool's queue. */
+#define UV_POOL_REQ_FIELDS                                              \
+  uv_loop_t* loop;            /* loop the callback runs on */           \
+  uint64_t uv_private_[5];                                              \
+
 /* The common part of all requests. */
 struct uv_req_s {
   UV_REQ_FIELDS
@@ -703,8 +709,7 @@ struct uv_work_s {
 /* uv_getaddrinfo(). */
 struct uv_getaddrinfo_s {
   UV_REQ_FIELDS
-  uv_loop_t* loop;            /* loop the callback runs on */
-  uint64_t uv_private_[5];
+  UV_POOL_REQ_FIELDS
   uv_getaddrinfo_cb cb;       /* completion callback */
   uint64_t uv_private2_[3];
   struct addrinfo* addrinfo;  /* result list (free with uv_freeaddrinfo()) */
@@ -714,8 +719,7 @@ struct uv_getaddrinfo_s {
 /* uv_getnameinfo(). */
 struct uv_getnameinfo_s {
   UV_REQ_FIELDS
-  uv_loop_t* loop;            /* loop the callback runs on */
-  uint64_t uv_private_[5];
+  UV_POOL_REQ_FIELDS
   uv_getnameinfo_cb getnameinfo_cb; /* completion callback */
   uint64_t uv_private2_[16];
   unsigned int uv_private32_;
@@ -1249,14 +1253,12 @@ UV_EXTERN int uv_fs_event_init(uv_loop_t* loop, uv_fs_event_t* handle);
 UV_EXTERN int uv_fs_event_start(uv_fs_event_t* handle, uv_fs_event_cb cb,
                                 const char* path, unsigned int flags);
 UV_EXTERN int uv_fs_event_stop(uv_fs_event_t* handle);
-UV_EXTERN int uv_fs_event_getpath(uv_fs_event_t* handle, char* buffer,
-                                  size_t* size);
+UV_EXTERN int uv_fs_event_getpath(uv_fs_event_t* handle, char* buffer, size_t* size);
 UV_EXTERN int uv_fs_poll_init(uv_loop_t* loop, uv_fs_poll_t* handle);
 UV_EXTERN int uv_fs_poll_start(uv_fs_poll_t* handle, uv_fs_poll_cb poll_cb,
                                const char* path, unsigned int interval);
 UV_EXTERN int uv_fs_poll_stop(uv_fs_poll_t* handle);
-UV_EXTERN int uv_fs_poll_getpath(uv_fs_poll_t* handle, char* buffer,
-                                 size_t* size);
+UV_EXTERN int uv_fs_poll_getpath(uv_fs_poll_t* handle, char* buffer, size_t* size);
 
 /* --- Signals ---------------------------------------------------------- */
 UV_EXTERN int uv_signal_init(uv_loop_t* loop, uv_signal_t* handle);
