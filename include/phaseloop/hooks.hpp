@@ -15,6 +15,7 @@
 
 #include <cstdint>
 
+#include "phaseloop/chaos.hpp"
 #include "phaseloop/detail/ilist.hpp"
 #include "phaseloop/types.hpp"
 
@@ -109,6 +110,10 @@ class hook {
   /// An async handle's callback is about to run for a send (see
   /// send_event), on the loop's thread; callback_enter follows.
   virtual void async_sent(loop&, const send_event&) {}
+  /// Chaos mode (chaos.hpp) perturbed what the loop does, on the loop's
+  /// thread; called where the choice takes effect (a callback_enter for
+  /// what it changed may follow).
+  virtual void chaos_choice(loop&, const chaos_event&) {}
 
  private:
   friend class loop;

@@ -21,6 +21,7 @@
 
 #include "phaseloop/async.hpp"
 #include "phaseloop/behaviour.hpp"
+#include "phaseloop/chaos.hpp"
 #include "phaseloop/detail/poller.hpp"
 #include "phaseloop/detail/wakeup.hpp"
 #include "phaseloop/handle.hpp"
@@ -37,6 +38,7 @@ namespace phaseloop {
 using walk_cb = void (*)(handle*, void* arg);
 
 namespace detail {
+class chaos;
 class loop_part;
 struct loop_seam;
 }
@@ -196,6 +198,13 @@ class loop {
   /// True once this loop has a working ring (a request used it).
   bool io_uring_ready() const noexcept;
 
+  /// Chaos mode (chaos.hpp) on this loop with `o`, or off with nullptr;
+  /// $PHASELOOP_CHAOS sets it on every loop as it opens. Loop thread,
+  /// between runs or from a callback. 0, or errc::nomem.
+  int set_chaos(const chaos_options* o) noexcept;
+  /// The options chaos mode runs with, or nullptr when it is off.
+  const chaos_options* chaos() const noexcept;
+
   /// The process-wide default loop, built on first use. Never destroyed
   /// unless close_default() is called.
   static loop& default_loop();
@@ -249,7 +258,7 @@ class loop {
   template <bool H> int flush_watches_(int timeout);
   int wait_(poll_round& r, detail::io_event* events, bool& posted);
   enum class batch_end : unsigned char { nothing, delivered, signals };
-  template <bool H> batch_end dispatch_(const detail::io_event* events, int n, bool posted, bool peeked);
+  template <bool H> batch_end dispatch_(detail::io_event* events, int n, bool posted, bool peeked);
   template <bool H> void closing_pass_();
   template <bool H, class F>
   void callback_(phase p, callback_kind k, handle* h, req* r, F&& f);
@@ -268,6 +277,11 @@ class loop {
   void request_hook_(req& r, handle* h);
   void job_hook_(const req& r, unsigned worker, std::uint64_t began_ns, std::uint64_t run_ns);
   void send_hook_(async& a);
+  void chaos_hook_(const chaos_event& e);
+  // Chaos mode's choices on a poll batch: its order, and which of its
+  // events wait for the next poll; the number of events to dispatch.
+  int chaos_batch_(detail::io_event* events, int n) noexcept;
+  static constexpr int max_batch_ = 1024;  // events one wait may return
 
   // A callback made from the poll phase (async, signal, threadpool): hooks
   // are tested per callback there. Defined in src/core/loop_impl.hpp.
@@ -348,6 +362,7 @@ class loop {
   // two (the io_uring ring's: its completions are in memory the loop can
   // read), else null.
   detail::loop_part* spin_part_ = nullptr;
+  detail::chaos* chaos_ = nullptr;  // chaos mode's state (src/core/chaos.hpp), null when off
   void close_parts_() noexcept;
   int parts_after_fork_() noexcept;
 

@@ -30,6 +30,10 @@
 
 namespace phaseloop {
 
+namespace detail {
+class chaos;
+}
+
 class stream;
 class write_req;
 class connect_req;
@@ -231,6 +235,8 @@ class stream : public handle {
   void finish_write_(write_req& r) noexcept;
   void flush_writes_(int error) noexcept;
   ssize_t try_write_(const fs_buf* bufs, unsigned nbufs, handle* send) noexcept;
+  ssize_t try_write_plain_(const fs_buf* bufs, unsigned nbufs) noexcept;
+  ssize_t chaos_write_(detail::chaos& c, const fs_buf* bufs, unsigned nbufs) noexcept;
   int check_before_write_(unsigned nbufs, handle* send) const noexcept;
   int receive_fds_(void* msghdr);
   // True for a pipe made to carry handles (its `ipc`, which C programs see).

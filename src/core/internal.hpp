@@ -92,6 +92,11 @@ struct loop_seam {
   /// Takes `w` off the pending phase's queue (when its fd goes away).
   static void undefer(io_watcher& w) noexcept { loop::watcher_list::unlink(w); }
 
+  /// The loop's chaos mode (src/core/chaos.hpp), or nullptr when off.
+  static detail::chaos* chaos(loop& l) noexcept { return l.chaos_; }
+  /// Tells the hooks of a perturbation (chaos::take).
+  static void chaos_hook(loop& l, const chaos_event& e) { l.chaos_hook_(e); }
+
   static void req_register(loop& l) noexcept { l.active_reqs_++; }
   /// Tells the hooks a request started (nothing when none is attached).
   static void started(loop& l, req& r, handle* h) noexcept {

@@ -14,6 +14,7 @@
 
 #include <cstdio>
 
+#include "core/chaos.hpp"
 #include "core/internal.hpp"
 #include "core/fatal.hpp"
 
@@ -64,7 +65,8 @@ std::uint64_t loop::hrtime() noexcept { return clock_ns(CLOCK_MONOTONIC); }
 
 void loop::update_time() noexcept {
   if (clock_ != clock_mode::real) [[unlikely]] return;
-  time_ = clock_ns(fast_clock()) / 1000000 + clock_offset_;
+  const std::uint64_t t = clock_ns(fast_clock()) / 1000000 + clock_offset_;
+  time_ = chaos_ == nullptr ? t : chaos_->clock(t, time_);
 }
 
 void loop::set_clock(clock_mode m) noexcept {
@@ -116,6 +118,10 @@ int loop::open() noexcept {
   cw->flags_ |= handle::internal_flag;
   base_watchers_ = poller_.count();
   open_ = true;
+  // The n-th loop the process opens: chaos mode gives each its own seed.
+  static std::atomic<unsigned> opened{0};
+  if (chaos_options o; detail::chaos_from_env(opened.fetch_add(1, std::memory_order_relaxed) + 1, o)) [[unlikely]]
+    set_chaos(&o);
   if (auto* f = observe_opened.load(std::memory_order_acquire)) [[unlikely]] f(*this);
   return 0;
 }
@@ -144,6 +150,7 @@ int loop::close() noexcept {
     ::close(signal_pipe_write_);
     signal_watcher_.fd = signal_pipe_write_ = -1;
   }
+  set_chaos(nullptr);
   open_ = false;
   if (this == default_ptr) default_ptr = nullptr;
   return 0;
@@ -162,6 +169,7 @@ loop::~loop() {
     ::close(signal_watcher_.fd);
     ::close(signal_pipe_write_);
   }
+  set_chaos(nullptr);
   if (this == default_ptr) default_ptr = nullptr;
 }
 

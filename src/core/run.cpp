@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstdlib>
 
+#include "core/chaos.hpp"
 #include "core/internal.hpp"
 #include "core/loop_impl.hpp"
 #include "core/fatal.hpp"
@@ -282,10 +283,6 @@ struct loop::poll_round {
   bool looked = false;  // a spin's find was looked at without waiting
 };
 
-namespace {
-constexpr int max_events = 1024;
-}
-
 template <bool H>
 void loop::poll_phase_(int timeout) {
   if constexpr (H) phase_hook_(true, phase::poll, false, timeout);
@@ -298,6 +295,7 @@ void loop::poll_phase_(int timeout) {
     jump = active_reqs_ == 0;
     timeout = jump ? 0 : -1;
   }
+  if (chaos_ != nullptr && timeout > 0 && clock_ == clock_mode::real) [[unlikely]] timeout = chaos_->late_poll(timeout);
   const int given = timeout;  // what the exit hook reports
   poll_round r{timeout, timeout, timeout};
   r.base = time_;
@@ -306,7 +304,7 @@ void loop::poll_phase_(int timeout) {
   r.peek = idle_metric_ && behaves().idle_metric_peeks && timeout != 0;
   if (r.peek) r.timeout = 0;
 
-  detail::io_event events[max_events];
+  detail::io_event events[max_batch_];
   int full_batches = 48;  // bound on back-to-back re-polls of a full buffer
   int wait_failures = 0;
   for (;;) {
@@ -323,7 +321,7 @@ void loop::poll_phase_(int timeout) {
     const batch_end end = n > 0 || posted ? dispatch_<H>(events, n, posted, r.peeked) : batch_end::nothing;
     if (end == batch_end::signals) break;  // let the loop cycle now
     if (end == batch_end::delivered) {
-      if (n == max_events && --full_batches != 0) {
+      if (n == max_batch_ && --full_batches != 0) {
         r.timeout = 0;
         continue;
       }
@@ -412,7 +410,7 @@ template <bool H>
       // (once), and spin again if there is nothing.
       const bool look = spun && !posted && !r.looked;
       r.looked |= look;
-      n = poller_.wait(posted || look ? 0 : r.timeout, events, max_events, block_sigprof_);
+      n = poller_.wait(posted || look ? 0 : r.timeout, events, max_batch_, block_sigprof_);
       if (before != 0) wakeup_.waited(n > 0 && hrtime() - before < window);
     }
   } else if (!own_only || wakeup_.own_ready(spin_part_)) {
@@ -423,7 +421,7 @@ template <bool H>
     // completion that races with the test is seen by the next poll, as if
     // it had come just after this one.
     wakeup_.clear_hint();
-    n = poller_.wait(0, events, max_events, block_sigprof_);
+    n = poller_.wait(0, events, max_batch_, block_sigprof_);
   }
   wakeup_.set_awake(own_only);
   if (measure) {
@@ -442,7 +440,8 @@ template <bool H>
 // Calls the batch's watchers (and the async pass for a send found without
 // the eventfd's event); what the round delivered.
 template <bool H>
-[[gnu::always_inline]] inline loop::batch_end loop::dispatch_(const detail::io_event* events, int n, bool posted, bool peeked) {
+[[gnu::always_inline]] inline loop::batch_end loop::dispatch_(detail::io_event* events, int n, bool posted, bool peeked) {
+  if (chaos_ != nullptr && n > 1) [[unlikely]] n = chaos_batch_(events, n);
   if (posted) {
     // One pass over the async handles per poll: the batch's if it has the
     // eventfd (a write landed too), else this one, ahead of the batch. A

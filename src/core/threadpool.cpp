@@ -18,6 +18,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <chrono>
 #include <cerrno>
 #include <cstddef>
 #include <cstdlib>
@@ -27,10 +28,12 @@
 #include <semaphore>
 #include <system_error>
 #include <thread>
+#include <thread>
 #include <vector>
 
 #include "core/internal.hpp"
 #include "core/loop_impl.hpp"
+#include "core/chaos.hpp"
 #include "core/fatal.hpp"
 #include "phaseloop/dns.hpp"
 #include "phaseloop/fs.hpp"
@@ -65,6 +68,7 @@ class threadpool {
   static int submit(loop& l, pool_task& t, const pool_ops& ops) noexcept {
     t.ops = &ops;
     t.timed = l.hooked();
+    t.ran = l.chaos_ == nullptr ? 0 : l.chaos_->pool_delay_us();
     l.active_reqs_++;
     try {
       get(&l).post(t);
@@ -241,6 +245,7 @@ class threadpool {
       const bool slow = t->ops->slow_io;
       lock.unlock();
       const bool timed = t->timed;
+      if (t->ran != 0) [[unlikely]] std::this_thread::sleep_for(std::chrono::microseconds(t->ran));
       if (timed) [[unlikely]] {
         t->worker = worker;
         t->began_ns = loop::hrtime();
@@ -310,6 +315,22 @@ int work::cancel() noexcept {
   return detail::pool_cancel(*loop_, task_);
 }
 
+namespace {
+
+// Requests that finished in one order complete in another: which worker
+// ends first is the kernel scheduler's choice.
+void chaos_order(detail::chaos& c, detail::pool_task::list& done) {
+  std::vector<detail::pool_task*> tasks;
+  while (detail::pool_task* t = done.pop_front()) tasks.push_back(t);
+  std::vector<detail::pool_task*> order = tasks;
+  for (std::size_t i = order.size(); i > 1; i--) std::swap(order[i - 1], order[c.below(chaos_kind::pool, i)]);
+  const auto n = static_cast<std::int64_t>(order.size());
+  const bool use = order != tasks && c.take(chaos_kind::pool, nullptr, n, 0);
+  for (detail::pool_task* t : use ? order : tasks) done.push_back(*t);
+}
+
+}  // namespace
+
 void loop::work_done_(async* a) {
   loop& l = a->owner();
   detail::pool_task::list done;
@@ -318,6 +339,7 @@ void loop::work_done_(async* a) {
     std::lock_guard<std::mutex> lock(l.wq_mutex_);
     done.splice_back(l.wq_done_);
   }
+  if (l.chaos_ != nullptr) [[unlikely]] chaos_order(*l.chaos_, done);
   std::uint64_t n = 0;
   while (detail::pool_task* t = done.pop_front()) {
     l.active_reqs_--;

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <new>
 
+#include "core/chaos.hpp"
 #include "core/internal.hpp"
 #include "phaseloop/pipe.hpp"
 #include "phaseloop/stream.hpp"
@@ -215,8 +216,14 @@ void stream::read_(unsigned events) {
     ssize_t n;
     msghdr msg{};
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 64)];
-    if (!ipc) {
-      do n = ::read(watcher_.fd, b.base, b.len);
+    std::size_t want = b.len;
+    detail::chaos* chaos = ipc ? nullptr : detail::loop_seam::chaos(*loop_);
+    if (chaos != nullptr && chaos->spurious_eagain(this, 2)) [[unlikely]] {
+      n = -1;
+      errno = EAGAIN;
+    } else if (!ipc) {
+      if (chaos != nullptr) [[unlikely]] want = chaos->read_size(this, b.len);
+      do n = ::read(watcher_.fd, b.base, want);
       while (n < 0 && errno == EINTR);
     } else {
       iovec iov{b.base, b.len};
@@ -324,34 +331,71 @@ int stream::try_write2(const fs_buf bufs[], unsigned nbufs, handle* send) noexce
   return static_cast<int>(n);
 }
 
-ssize_t stream::try_write_(const fs_buf* bufs, unsigned nbufs, handle* send) noexcept {
-  // fs_buf is laid out as iovec (checked in the C layer).
-  const iovec* iov = reinterpret_cast<const iovec*>(bufs);
-  const int iovcnt = nbufs > IOV_MAX ? IOV_MAX : static_cast<int>(nbufs);
-  ssize_t n;
-  if (send != nullptr) {
-    if (send->is_closing()) return -EBADF;
-    const int passed = fd_of(send);
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-    msghdr msg{};
-    msg.msg_iov = const_cast<iovec*>(iov);
-    msg.msg_iovlen = static_cast<std::size_t>(iovcnt);
-    msg.msg_control = control;
-    msg.msg_controllen = sizeof control;
-    cmsghdr* c = CMSG_FIRSTHDR(&msg);
-    c->cmsg_level = SOL_SOCKET;
-    c->cmsg_type = SCM_RIGHTS;
-    c->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(c), &passed, sizeof passed);
-    do n = ::sendmsg(watcher_.fd, &msg, 0);
-    while (n < 0 && errno == EINTR);
-  } else {
-    do n = iovcnt == 1 ? ::write(watcher_.fd, iov->iov_base, iov->iov_len) : ::writev(watcher_.fd, iov, iovcnt);
-    while (n < 0 && errno == EINTR);
-  }
+namespace {
+
+// What a write(2), writev(2) or sendmsg(2) returned, as try_write_ says it.
+ssize_t written(ssize_t n) noexcept {
   if (n >= 0) return n;
   if (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) return errc::again;
   return -errno;
+}
+
+}  // namespace
+
+ssize_t stream::try_write_(const fs_buf* bufs, unsigned nbufs, handle* send) noexcept {
+  if (send == nullptr) {
+    if (detail::chaos* c = detail::loop_seam::chaos(*loop_); c != nullptr) [[unlikely]]
+      return chaos_write_(*c, bufs, nbufs);
+    return try_write_plain_(bufs, nbufs);
+  }
+  if (send->is_closing()) return -EBADF;
+  // fs_buf is laid out as iovec (checked in the C layer).
+  const iovec* iov = reinterpret_cast<const iovec*>(bufs);
+  const int passed = fd_of(send);
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = const_cast<iovec*>(iov);
+  msg.msg_iovlen = nbufs > IOV_MAX ? IOV_MAX : nbufs;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &passed, sizeof passed);
+  ssize_t n;
+  do n = ::sendmsg(watcher_.fd, &msg, 0);
+  while (n < 0 && errno == EINTR);
+  return written(n);
+}
+
+ssize_t stream::try_write_plain_(const fs_buf* bufs, unsigned nbufs) noexcept {
+  const iovec* iov = reinterpret_cast<const iovec*>(bufs);
+  const int iovcnt = nbufs > IOV_MAX ? IOV_MAX : static_cast<int>(nbufs);
+  ssize_t n;
+  do n = iovcnt == 1 ? ::write(watcher_.fd, iov->iov_base, iov->iov_len) : ::writev(watcher_.fd, iov, iovcnt);
+  while (n < 0 && errno == EINTR);
+  return written(n);
+}
+
+// Chaos mode: the kernel may say EAGAIN, or take fewer bytes than asked
+// (a socket buffer nearly full): the write is made with the buffers cut
+// short, and the rest waits for writability as any rest does.
+ssize_t stream::chaos_write_(detail::chaos& c, const fs_buf* bufs, unsigned nbufs) noexcept {
+  if (c.spurious_eagain(this, 3)) return errc::again;
+  const unsigned count = nbufs > IOV_MAX ? IOV_MAX : nbufs;
+  std::size_t total = 0;
+  for (unsigned i = 0; i < count; i++) total += bufs[i].len;
+  std::size_t left = c.write_size(this, total);
+  if (left == total) return try_write_plain_(bufs, count);
+  fs_buf cut[IOV_MAX];
+  unsigned n = 0;
+  for (; n < count && left > 0; n++) {
+    cut[n] = bufs[n];
+    if (cut[n].len > left) cut[n].len = left;
+    left -= cut[n].len;
+  }
+  return try_write_plain_(cut, n);
 }
 
 void stream::finish_write_(write_req& r) noexcept {
@@ -610,8 +654,9 @@ void stream::server_io_(phaseloop::loop& l, detail::io_watcher& w, unsigned even
     return;
   }
   // The connection callback may close the server: check the fd each time.
+  detail::chaos* chaos = detail::loop_seam::chaos(l);
   while (s->watcher_.fd != -1) {
-    int fd = accept_fd(s->watcher_.fd);
+    int fd = chaos != nullptr && chaos->spurious_eagain(s, 1) ? -EAGAIN : accept_fd(s->watcher_.fd);
     if (fd < 0) {
       if (fd == -EAGAIN || fd == -EWOULDBLOCK) return;
       if (fd == -ECONNABORTED) continue;

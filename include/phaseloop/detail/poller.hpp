@@ -190,10 +190,10 @@ class poller {
   void drop_ring_() noexcept;
   struct ctl_ring;             // epoll.cpp
   ctl_ring* ring_ = nullptr;   // made by the first batch
-  bool batching_ = false;
-  bool ring_failed_ = false;   // the ring could not be made: one by one
   io_event* batch_ = nullptr;
   int batch_n_ = 0;
+  bool batching_ = false;
+  bool ring_failed_ = false;   // the ring could not be made: one by one
   bool batch_scan_ = false;  // the batch holds an fd twice: scan it instead
   // Where each fd's event sits in the batch, indexed by fd like table_, so
   // that unwatch() blanks it without scanning the batch (a callback that

@@ -52,7 +52,9 @@ struct pool_task {
   /// when the job began and how long it ran, and the loop reports it.
   bool timed = false;
   std::uint16_t worker = 0;   ///< timed: the worker that ran it (0-based)
-  std::uint32_t ran = 0;      ///< timed: run time, see run_ns()
+  /// timed: run time, see run_ns(); before the run, how long chaos mode
+  /// has the worker wait first (us; 0: not at all).
+  std::uint32_t ran = 0;
   std::uint64_t began_ns = 0; ///< timed: loop::hrtime() when the worker began it
 
   /// Stores a run time: nanoseconds below 2^31 ns (2.1 s), microseconds

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: MIT
+// Chaos mode (phaseloop/chaos.hpp): the options' text; for each kind of
+// choice, a program that is correct whatever libuv may do is unaffected
+// by it, and a program that assumes the order a quiet machine shows fails
+// under it for one of the first seeds; the same seed makes the same
+// choices; a limit keeps the first perturbations and no more.
+
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "test_util.hpp"
+
+namespace {
+
+// Records every perturbation, as kind:a:b at its iteration.
+class chaos_log : public pl::hook {
+ public:
+  std::vector<std::string> seen;
+  void chaos_choice(pl::loop&, const pl::chaos_event& e) override {
+    seen.push_back(std::string(pl::chaos_kind_name(e.kind)) + ":" + std::to_string(e.a) + ":" +
+                   std::to_string(e.b) + "@" + std::to_string(e.iteration) + "#" + std::to_string(e.number));
+  }
+};
+
+pl::chaos_options only(std::uint64_t seed, std::initializer_list<pl::chaos_kind> kinds) {
+  pl::chaos_options o;
+  o.seed = seed;
+  o.kinds = 0;
+  for (pl::chaos_kind k : kinds) o.kinds |= 1u << static_cast<unsigned>(k);
+  return o;
+}
+
+// ---- a stream that receives what the peer wrote at once --------------------
+
+struct received {
+  std::string bytes;
+  int reads = 0;    // read callbacks with data
+  int empty = 0;    // read callbacks with nread 0 (EAGAIN)
+  bool eof = false;
+  std::vector<std::string> chaos;
+};
+
+// The peer writes `count` messages of `size` bytes, then shuts down; the
+// loop reads until EOF.
+received receive(const pl::chaos_options* o, int count = 8, int size = 100) {
+  received r;
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) return r;
+  std::string sent;
+  for (int i = 0; i < count; i++) sent += std::string(static_cast<std::size_t>(size), static_cast<char>('a' + i % 26));
+  if (::write(fds[1], sent.data(), sent.size()) != static_cast<ssize_t>(sent.size())) return r;
+  ::shutdown(fds[1], SHUT_WR);
+  pl::loop l;
+  chaos_log log;
+  l.add_hook(log);
+  if (o != nullptr) l.set_chaos(o);
+  pl::pipe p(l, false);
+  p.open(fds[0]);
+  p.data = &r;
+  p.read_start(
+      [](pl::handle*, std::size_t, pl::fs_buf* b) {
+        static char space[64 * 1024];
+        *b = pl::fs_buf{space, sizeof space};
+      },
+      [](pl::stream* s, ssize_t n, const pl::fs_buf* b) {
+        auto& st = *static_cast<received*>(s->data);
+        if (n > 0) {
+          st.bytes.append(b->base, static_cast<std::size_t>(n));
+          st.reads++;
+        } else if (n == 0) {
+          st.empty++;
+        } else {
+          st.eof = n == pl::errc::eof;
+          s->close(nullptr);
+        }
+      });
+  l.run();
+  ::close(fds[1]);
+  r.chaos = log.seen;
+  l.remove_hook(log);
+  EXPECT_EQ(pltest::finish(l), 0);
+  if (r.bytes != sent) r.bytes = "(not what was sent)";
+  return r;
+}
+
+TEST(chaos, options_read_back_as_written) {
+  pl::chaos_options o;
+  std::string error;
+  ASSERT_TRUE(pl::parse_chaos("17", o, error));
+  EXPECT_EQ(o.seed, 17u);
+  EXPECT_EQ(o.kinds, pl::chaos_all);
+  EXPECT_EQ(o.limit, UINT64_MAX);
+  EXPECT_EQ(pl::format_chaos(o), "17");
+  ASSERT_TRUE(pl::parse_chaos("5,writes,reads,limit=3", o, error));
+  EXPECT_TRUE(o.on(pl::chaos_kind::reads));
+  EXPECT_TRUE(o.on(pl::chaos_kind::writes));
+  EXPECT_FALSE(o.on(pl::chaos_kind::batch));
+  EXPECT_EQ(o.limit, 3u);
+  EXPECT_EQ(pl::format_chaos(o), "5,reads,writes,limit=3");
+  ASSERT_TRUE(pl::parse_chaos("9,all,limit=0", o, error));
+  EXPECT_EQ(pl::format_chaos(o), "9,limit=0");
+  for (const char* bad : {"", "x", "-1", "17,", "17,bogus", "17,limit=", "17,limit=x", "17 ", "18446744073709551616"}) {
+    error.clear();
+    EXPECT_FALSE(pl::parse_chaos(bad, o, error)) << bad;
+    EXPECT_FALSE(error.empty()) << bad;
+  }
+  EXPECT_FALSE(pl::parse_chaos("17,bogus", o, error));
+  EXPECT_NE(error.find("bogus"), std::string::npos) << error;
+}
+
+TEST(chaos, off_by_default_and_switched_per_loop) {
+  pl::loop l;
+  EXPECT_EQ(l.chaos(), nullptr);
+  pl::chaos_options o;
+  o.seed = 3;
+  ASSERT_EQ(l.set_chaos(&o), 0);
+  ASSERT_NE(l.chaos(), nullptr);
+  EXPECT_EQ(l.chaos()->seed, 3u);
+  ASSERT_EQ(l.set_chaos(nullptr), 0);
+  EXPECT_EQ(l.chaos(), nullptr);
+  EXPECT_EQ(pltest::finish(l), 0);
+}
+
+// Short reads: every byte arrives, in order; a reader that expects the
+// whole message in one read fails.
+TEST(chaos, reads_cut_short_keep_every_byte_in_order) {
+  const received quiet = receive(nullptr);
+  ASSERT_EQ(quiet.bytes.size(), 800u);
+  EXPECT_EQ(quiet.reads, 1) << "without chaos the 800 bytes waiting come in one read";
+  int split = 0;
+  for (std::uint64_t seed = 1; seed <= 10; seed++) {
+    const pl::chaos_options o = only(seed, {pl::chaos_kind::reads});
+    const received r = receive(&o);
+    EXPECT_EQ(r.bytes.size(), 800u) << "seed " << seed << ": " << r.bytes;
+    EXPECT_TRUE(r.eof) << "seed " << seed;
+    EXPECT_EQ(r.empty, 0) << "seed " << seed;
+    for (const std::string& c : r.chaos) EXPECT_EQ(c.rfind("reads:", 0), 0u) << c;
+    split += r.reads > 1;
+  }
+  EXPECT_GE(split, 1) << "no seed of 10 cut the message";
+}
+
+// Spurious EAGAIN on read: the read callback gets nread 0, which libuv's
+// documentation says is not EOF; a reader that ends at nread 0 loses data.
+TEST(chaos, eagain_on_read_gives_nread_zero_and_loses_nothing) {
+  int empties = 0;
+  for (std::uint64_t seed = 1; seed <= 10; seed++) {
+    const pl::chaos_options o = only(seed, {pl::chaos_kind::eagain, pl::chaos_kind::reads});
+    const received r = receive(&o, 400, 50);
+    EXPECT_EQ(r.bytes.size(), 20000u) << "seed " << seed;
+    EXPECT_TRUE(r.eof) << "seed " << seed;
+    empties += r.empty;
+  }
+  EXPECT_GE(empties, 1) << "no seed of 10 made a read say EAGAIN";
+}
+
+// The same seed makes the same choices; another seed others.
+TEST(chaos, the_same_seed_makes_the_same_choices) {
+  pl::chaos_options o;
+  o.seed = 7;
+  const received a = receive(&o, 400, 50), b = receive(&o, 400, 50);
+  ASSERT_FALSE(a.chaos.empty());
+  EXPECT_EQ(a.chaos, b.chaos);
+  o.seed = 8;
+  const received c = receive(&o, 400, 50);
+  EXPECT_NE(a.chaos, c.chaos);
+}
+
+// A limit keeps the first N perturbations, made as without it, and no more.
+TEST(chaos, a_limit_keeps_the_first_perturbations) {
+  pl::chaos_options o;
+  o.seed = 7;
+  const received all = receive(&o, 400, 50);
+  ASSERT_GE(all.chaos.size(), 3u);
+  o.limit = 2;
+  const received two = receive(&o, 400, 50);
+  ASSERT_EQ(two.chaos.size(), 2u);
+  EXPECT_EQ(two.chaos[0], all.chaos[0]);
+  EXPECT_EQ(two.chaos[1], all.chaos[1]);
+  o.limit = 0;
+  EXPECT_TRUE(receive(&o, 400, 50).chaos.empty());
+}
+
+// ---- writes ----------------------------------------------------------------------
+
+struct sent_state {
+  std::string got;
+  ssize_t tried = 0;  // what try_write took
+  int write_status = 1;
+};
+
+// Sends 64 KiB: try_write first, write() for what it did not take; the
+// peer reads everything.
+sent_state send(const pl::chaos_options* o) {
+  sent_state st;
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) return st;
+  int big = 1 << 20;
+  ::setsockopt(fds[0], SOL_SOCKET, SO_SNDBUF, &big, sizeof big);
+  ::setsockopt(fds[1], SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
+  std::string data(64 * 1024, '\0');
+  for (std::size_t i = 0; i < data.size(); i++) data[i] = static_cast<char>(i * 7 + i / 256);
+  pl::loop l;
+  if (o != nullptr) l.set_chaos(o);
+  pl::pipe p(l, false), peer(l, false);
+  p.open(fds[0]);
+  peer.open(fds[1]);
+  pl::fs_buf b{data.data(), data.size()};
+  st.tried = p.try_write(&b, 1);
+  pl::write_req w;
+  w.data = &st;
+  if (st.tried >= 0 && static_cast<std::size_t>(st.tried) < data.size()) {
+    pl::fs_buf rest{data.data() + st.tried, data.size() - static_cast<std::size_t>(st.tried)};
+    p.write(w, &rest, 1, [](pl::write_req* r, int status) {
+      static_cast<sent_state*>(r->data)->write_status = status;
+      r->target()->close(nullptr);
+    });
+  } else {
+    p.close(nullptr);
+  }
+  peer.data = &st;
+  peer.read_start(
+      [](pl::handle*, std::size_t, pl::fs_buf* out) {
+        static char space[64 * 1024];
+        *out = pl::fs_buf{space, sizeof space};
+      },
+      [](pl::stream* s, ssize_t n, const pl::fs_buf* buf) {
+        if (n > 0) static_cast<sent_state*>(s->data)->got.append(buf->base, static_cast<std::size_t>(n));
+        if (n < 0) s->close(nullptr);
+      });
+  l.run();
+  EXPECT_EQ(pltest::finish(l), 0);
+  if (st.got != data) st.got = "(not what was sent)";
+  return st;
+}
+
+// Short writes: try_write returns what the kernel took, write() the rest;
+// the peer gets every byte in order. A writer that trusts try_write to take
+// it all loses the rest.
+TEST(chaos, writes_cut_short_deliver_every_byte_in_order) {
+  const sent_state quiet = send(nullptr);
+  ASSERT_EQ(quiet.tried, 64 * 1024) << "without chaos try_write takes 64 KiB";
+  int partial = 0;
+  for (std::uint64_t seed = 1; seed <= 10; seed++) {
+    const pl::chaos_options o = only(seed, {pl::chaos_kind::writes});
+    const sent_state s = send(&o);
+    EXPECT_EQ(s.got.size(), 64u * 1024) << "seed " << seed << ": " << s.got;
+    EXPECT_GT(s.tried, 0) << "seed " << seed;
+    partial += s.tried < 64 * 1024;
+    if (s.tried < 64 * 1024) {
+      EXPECT_EQ(s.write_status, 0) << "seed " << seed;
+    }
+  }
+  EXPECT_GE(partial, 1) << "no seed of 10 cut try_write short";
+}
+
+// Spurious EAGAIN on write: try_write says EAGAIN, a queued write waits for
+// writability and completes.
+TEST(chaos, eagain_on_write_is_again_then_the_write_completes) {
+  int again = 0;
+  for (std::uint64_t seed = 1; seed <= 20; seed++) {
+    const pl::chaos_options o = only(seed, {pl::chaos_kind::eagain});
+    const sent_state s = send(&o);
+    if (s.tried == pl::errc::again) {
+      again++;
+      continue;  // nothing was queued: the test program sends nothing more
+    }
+    EXPECT_EQ(s.tried, 64 * 1024) << "seed " << seed;
+  }
+  EXPECT_GE(again, 1) << "no seed of 20 made try_write say EAGAIN";
+}
+
+// ---- a poll batch -------------------------------------------------------------------
+
+// Two sockets made readable in the order a, b before the loop polls: the
+// order their read callbacks run in.
+std::string batch_order(const pl::chaos_options* o) {
+  int a[2], b[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, a) != 0) return "";
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, b) != 0) return "";
+  pl::loop l;
+  if (o != nullptr) l.set_chaos(o);
+  std::string order;
+  pl::pipe pa(l, false), pb(l, false);
+  pa.open(a[0]);
+  pb.open(b[0]);
+  struct tag {
+    std::string* order;
+    char name;
+  } ta{&order, 'a'}, tb{&order, 'b'};
+  pa.data = &ta;
+  pb.data = &tb;
+  for (pl::pipe* p : {&pa, &pb}) {
+    p->read_start(
+        [](pl::handle*, std::size_t, pl::fs_buf* out) {
+          static char space[16];
+          *out = pl::fs_buf{space, sizeof space};
+        },
+        [](pl::stream* s, ssize_t n, const pl::fs_buf*) {
+          if (n <= 0) return;
+          auto* t = static_cast<tag*>(s->data);
+          *t->order += t->name;
+          s->close(nullptr);
+        });
+  }
+  // Watched (flushed to epoll) first, so that readiness comes in order.
+  l.run(pl::run_mode::nowait);
+  if (::write(a[1], "x", 1) != 1 || ::write(b[1], "y", 1) != 1) return "";
+  l.run();
+  for (int fd : {a[1], b[1]}) ::close(fd);
+  EXPECT_EQ(pltest::finish(l), 0);
+  return order;
+}
+
+// epoll reports a batch in no promised order: both callbacks run, in an
+// order chaos may choose; a program that relies on Linux's FIFO order
+// fails.
+TEST(chaos, a_batch_in_another_order_delivers_everything) {
+  EXPECT_EQ(batch_order(nullptr), "ab") << "Linux's epoll reports in the order the fds became ready";
+  int swapped = 0;
+  for (std::uint64_t seed = 1; seed <= 10; seed++) {
+    const pl::chaos_options o = only(seed, {pl::chaos_kind::batch});
+    const std::string got = batch_order(&o);
+    EXPECT_TRUE(got == "ab" || got == "ba") << "seed " << seed << ": " << got;
+    swapped += got == "ba";
+  }
+  EXPECT_GE(swapped, 1) << "no seed of 10 reordered the batch";
+}
+
+// ---- the threadpool ----------------------------------------------------------------------
+
+// Three requests that finish in submission order, 25 ms apart, while the
+// loop is busy: the order of their after-work callbacks.
+std::string pool_order(const pl::chaos_options* o) {
+  pl::loop l;
+  if (o != nullptr) l.set_chaos(o);
+  struct job {
+    pl::work w;
+    int index = 0;
+    std::atomic<int>* turn = nullptr;
+    std::atomic<int>* done = nullptr;
+    std::string* order = nullptr;
+  };
+  std::atomic<int> turn{-1}, done{0};
+  std::string order;
+  job jobs[3];
+  for (int i = 0; i < 3; i++) {
+    jobs[i].index = i;
+    jobs[i].turn = &turn;
+    jobs[i].done = &done;
+    jobs[i].order = &order;
+    jobs[i].w.data = &jobs[i];
+    jobs[i].w.queue(
+        l,
+        [](pl::work* w) {
+          auto* j = static_cast<job*>(w->data);
+          while (j->turn->load() != j->index) std::this_thread::yield();
+          j->done->fetch_add(1);
+        },
+        [](pl::work* w, int) {
+          auto* j = static_cast<job*>(w->data);
+          *j->order += static_cast<char>('0' + j->index);
+        });
+  }
+  // Each finishes, and its worker reports it, before the next may: all
+  // three are done before the loop first looks.
+  for (int i = 0; i < 3; i++) {
+    turn.store(i);
+    while (done.load() != i + 1) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  l.run();
+  EXPECT_EQ(pltest::finish(l), 0);
+  return order;
+}
+
+TEST(chaos, pool_completions_in_another_order_all_complete) {
+  EXPECT_EQ(pool_order(nullptr), "012") << "requests finished in order complete in order";
+  int reordered = 0;
+  for (std::uint64_t seed = 1; seed <= 10; seed++) {
+    const pl::chaos_options o = only(seed, {pl::chaos_kind::pool});
+    std::string got = pool_order(&o);
+    EXPECT_EQ(got.size(), 3u) << "seed " << seed << ": " << got;
+    reordered += got != "012";
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, "012") << "seed " << seed;
+  }
+  EXPECT_GE(reordered, 1) << "no seed of 10 reordered the completions";
+}
+
+// ---- timers ------------------------------------------------------------------------------
+
+// How late (ms, by the loop's clock) a 5 ms timer ran; a timer never runs
+// early.
+std::int64_t timer_lateness(const pl::chaos_options* o) {
+  pl::loop l;
+  if (o != nullptr) l.set_chaos(o);
+  pl::timer t(l);
+  struct state {
+    std::uint64_t start;
+    std::int64_t late = -1000;
+  } st{l.now()};
+  t.data = &st;
+  t.start(
+      [](pl::timer* tm) {
+        auto* s = static_cast<state*>(tm->data);
+        s->late = static_cast<std::int64_t>(tm->owner().now() - s->start) - 5;
+      },
+      5, 0);
+  l.run();
+  EXPECT_EQ(pltest::finish(l), 0);
+  return st.late;
+}
+
+TEST(chaos, timers_run_late_never_early) {
+  std::int64_t latest = 0;
+  for (std::uint64_t seed = 1; seed <= 20; seed++) {
+    const pl::chaos_options o = only(seed, {pl::chaos_kind::timers});
+    const std::int64_t late = timer_lateness(&o);
+    EXPECT_GE(late, 0) << "seed " << seed << ": a timer ran early";
+    latest = std::max(latest, late);
+  }
+  EXPECT_GE(latest, 3) << "no seed of 20 made the timer 3 ms late";
+}
+
+}  // namespace
