@@ -67,4 +67,8 @@ struct chaos_event {
   std::int64_t a, b;
 };
 
+/// What a perturbation did, in words: "a read of up to 65536 bytes cut to
+/// 17", "3 events in the batch, 1 left for the next poll", ...
+std::string chaos_choice_text(chaos_kind kind, std::int64_t a, std::int64_t b);
+
 }  // namespace phaseloop

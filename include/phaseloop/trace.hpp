@@ -30,8 +30,10 @@ class trace_recorder : public hook {
       phase_begin, phase_end, callback_begin, callback_end, counters, submit, instant, job, send,
       layer_begin, layer_end,  ///< a slice of a layer above the loop (layer_begin())
     };
-    /// instant: which (in `value`).
-    enum mark : std::int32_t { stop = 0, closed = 1 };
+    /// instant: which (in `value`). A chaos choice keeps its kind in
+    /// `handle_type`, its number in `extra`, its two values in `handles`
+    /// and `requests`, and its handle in `object`.
+    enum mark : std::int32_t { stop = 0, closed = 1, chaos = 2 };
     std::uint64_t ns = 0;           ///< loop::hrtime() when it happened (job: began; send: sent)
     std::uint64_t extra = 0;        ///< job: its run time (ns); send: the sending thread's id;
                                     ///< callback_begin: the request's address (0: none)
@@ -69,6 +71,7 @@ class trace_recorder : public hook {
   void stopped(loop& l) override;
   void job_ran(loop& l, const job_event& e) override;
   void async_sent(loop& l, const send_event& e) override;
+  void chaos_choice(loop& l, const chaos_event& e) override;
   /// Records that the loop is closing (an instant), before the hook is
   /// removed (PHASELOOP_TRACE calls it).
   void closing(loop& l) noexcept;

@@ -33,6 +33,8 @@ const char usage_text[] =
     "       phaseloop compare [--modes=node10,node11,node,browser] [--timeout=SECONDS] FILE.js [ARGS...]\n"
     "       phaseloop trace [-o FILE] [--html] [--profile VERSION] -- COMMAND [ARGS...]\n"
     "       phaseloop trace view FILE.json [-o FILE.html]\n"
+    "       phaseloop chaos [--seed N] [--runs K] [--kinds LIST] [--timeout SECONDS] [--no-shrink]\n"
+    "                       [--profile VERSION] -- COMMAND [ARGS...]\n"
     "       phaseloop [RUN OPTIONS] FILE.js | -e CODE | -p CODE [ARGS...]   (as run)\n"
     "       phaseloop --help | --version | -V | -v\n"
     "  (FILE.js may be - for standard input; COMMAND --help shows one command's help)\n";
@@ -157,6 +159,23 @@ const char help_trace[] =
     "      a track per loop, phases with their iterations, callbacks nested,\n"
     "      counters; zoom, pan, details on hover; tables of time per phase, the\n"
     "      slowest callbacks and the busy time per iteration.\n"
+    "\n";
+
+const char help_chaos[] =
+    "  phaseloop chaos [--seed N] [--runs K] [--kinds LIST] [--timeout SECONDS] [--no-shrink]\n"
+    "                  [--profile VERSION] -- COMMAND [ARGS...]\n"
+    "      Runs COMMAND (a program that links libuv.so.1, node, or phaseloop run) on\n"
+    "      the drop-in K times (default 20) in chaos mode, with seeds N (default 1),\n"
+    "      N+1, ...: each run's loops take, from its seed, orders libuv may also\n"
+    "      take -- a poll batch reordered or cut, threadpool completions\n"
+    "      reordered, short reads and writes, late timers, spurious EAGAIN\n"
+    "      (PHASELOOP_CHAOS; docs/chaos.md). --kinds keeps some of them: a list\n"
+    "      of batch, pool, reads, writes, timers, eagain, joined by , or +. Lists\n"
+    "      the seeds whose run failed (non-zero status, a signal, or no end within\n"
+    "      --timeout, default 60 s), shows the end of the first one's output, and\n"
+    "      shrinks it to the fewest kinds and perturbations that still fail\n"
+    "      (unless --no-shrink), with the PHASELOOP_CHAOS value that repeats it.\n"
+    "      Exit status: 0 when every run passed, 1 when one failed, 2 on errors.\n"
     "\n";
 
 const char help_exit[] =
@@ -426,7 +445,8 @@ int main(int argc, char** argv) {
   if (cmd == "--help" || cmd == "-h" || cmd == "help") {
     std::fputs(usage_text, stdout);
     std::fputs("\n", stdout);
-    for (const char* part : {help_intro, help_run, help_compare, help_trace, help_exit}) std::fputs(part, stdout);
+    for (const char* part : {help_intro, help_run, help_compare, help_trace, help_chaos, help_exit})
+      std::fputs(part, stdout);
     return 0;
   }
   if (cmd == "--version" || cmd == "-V" || cmd == "-v") {
@@ -449,6 +469,11 @@ int main(int argc, char** argv) {
     if (argc > at && (std::string_view(argv[at]) == "--help" || std::string_view(argv[at]) == "-h"))
       return command_help(help_trace);
     return phaseloop::runner::trace_command(argc, argv);
+  }
+  if (cmd == "chaos") {
+    if (argc > 2 && (std::string_view(argv[2]) == "--help" || std::string_view(argv[2]) == "-h"))
+      return command_help(help_chaos);
+    return phaseloop::runner::chaos_command(argc, argv);
   }
   // As node: `phaseloop [RUN OPTIONS] FILE.js`, `-e CODE` and `-p CODE`
   // are `run`.

@@ -46,29 +46,6 @@ bool read_file(const std::string& path, std::string& out) {
   return !in.bad();
 }
 
-bool dir_has_dropin(const std::string& dir) { return ::access((dir + "/libuv.so.1").c_str(), R_OK) == 0; }
-
-// Where the drop-in libuv.so.1 is: $PHASELOOP_DROPIN_DIR; next to this
-// program in a build tree (dropin/.libs); else where `make install` puts
-// it (PHASELOOP_DROPIN_INSTALL_DIR, $(pkglibdir)).
-std::string find_dropin() {
-  if (const char* d = std::getenv("PHASELOOP_DROPIN_DIR"); d != nullptr && *d != '\0') return d;
-  char exe[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = '\0';
-    std::string dir(exe);
-    dir.erase(dir.rfind('/'));
-    // A libtool build runs .libs/lt-phaseloop or .libs/phaseloop.
-    for (const std::string& cand : {dir + "/dropin/.libs", dir + "/../dropin/.libs"})
-      if (dir_has_dropin(cand)) return cand;
-  }
-#ifdef PHASELOOP_DROPIN_INSTALL_DIR
-  if (dir_has_dropin(PHASELOOP_DROPIN_INSTALL_DIR)) return PHASELOOP_DROPIN_INSTALL_DIR;
-#endif
-  return {};
-}
-
 std::string absolute(const std::string& path) {
   if (!path.empty() && path[0] == '/') return path;
   char cwd[PATH_MAX];
@@ -174,6 +151,32 @@ int trace_usage() {
 }
 
 }  // namespace
+
+namespace {
+bool dir_has_dropin(const std::string& dir) { return ::access((dir + "/libuv.so.1").c_str(), R_OK) == 0; }
+
+}  // namespace
+
+// Where the drop-in libuv.so.1 is: $PHASELOOP_DROPIN_DIR; next to this
+// program in a build tree (dropin/.libs); else where `make install` puts
+// it (PHASELOOP_DROPIN_INSTALL_DIR, $(pkglibdir)).
+std::string find_dropin() {
+  if (const char* d = std::getenv("PHASELOOP_DROPIN_DIR"); d != nullptr && *d != '\0') return d;
+  char exe[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = '\0';
+    std::string dir(exe);
+    dir.erase(dir.rfind('/'));
+    // A libtool build runs .libs/lt-phaseloop or .libs/phaseloop.
+    for (const std::string& cand : {dir + "/dropin/.libs", dir + "/../dropin/.libs"})
+      if (dir_has_dropin(cand)) return cand;
+  }
+#ifdef PHASELOOP_DROPIN_INSTALL_DIR
+  if (dir_has_dropin(PHASELOOP_DROPIN_INSTALL_DIR)) return PHASELOOP_DROPIN_INSTALL_DIR;
+#endif
+  return {};
+}
 
 int write_trace_html(const std::string& json_path, const std::string& html_path) {
   std::string data;

@@ -47,6 +47,23 @@ const char* chaos_kind_name(chaos_kind k) noexcept {
   return i < chaos_kinds ? kind_names[i] : "unknown";
 }
 
+std::string chaos_choice_text(chaos_kind kind, std::int64_t a, std::int64_t b) {
+  const std::string sa = std::to_string(a), sb = std::to_string(b);
+  switch (kind) {
+    case chaos_kind::batch:
+      return b == 0 ? sa + " events in the batch, in another order"
+                    : sa + " events in the batch, " + sb + " left for the next poll";
+    case chaos_kind::pool:
+      return a != 0 ? sa + " completions in another order" : "a worker waits " + sb + " us before it runs a request";
+    case chaos_kind::reads: return "a read of up to " + sa + " bytes cut to " + sb;
+    case chaos_kind::writes: return "a write of " + sa + " bytes cut to " + sb;
+    case chaos_kind::timers:
+      return a == 0 ? "the clock read " + sb + " ms behind" : "poll sleeps " + sb + " ms longer than the timers ask";
+    case chaos_kind::eagain: return std::string(a == 1 ? "accept" : a == 2 ? "read" : "write") + " says EAGAIN";
+  }
+  return "?";
+}
+
 bool parse_chaos(std::string_view text, chaos_options& out, std::string& error) {
   chaos_options o;
   const std::size_t comma = text.find(',');

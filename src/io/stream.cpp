@@ -262,7 +262,10 @@ void stream::read_(unsigned events) {
     }
     call_(events, nullptr, [&] { cb(this, n, &b); });
     if (static_cast<std::size_t>(n) < b.len) {
-      flags_ |= read_partial_flag;
+      // A short read ends the pass. One the kernel made drained the
+      // socket: with a hang-up it means the end (hangup_). One chaos mode
+      // made did not, and is not marked.
+      if (static_cast<std::size_t>(n) < want) flags_ |= read_partial_flag;
       return;
     }
   }

@@ -90,6 +90,16 @@ int compare_modes(const std::vector<target>& modes, const std::string& file, con
 /// (`trace view`) writes a trace's HTML page. Returns the exit status.
 int trace_command(int argc, char** argv);
 
+/// Where the drop-in libuv.so.1 is: $PHASELOOP_DROPIN_DIR, next to this
+/// program in a build tree, or where `make install` put it; "" when none
+/// is found (trace_command.cpp).
+std::string find_dropin();
+
+/// `phaseloop chaos ...`: runs a program on the drop-in under chaos mode
+/// with one seed after another, reports the seeds that failed and shrinks
+/// the first failure (chaos_command.cpp). Returns the exit status.
+int chaos_command(int argc, char** argv);
+
 /// Writes the self-contained HTML page that draws the Chrome Trace Event
 /// file `json_path`; 0, or 1 after saying why on stderr.
 int write_trace_html(const std::string& json_path, const std::string& html_path);

@@ -156,6 +156,21 @@ void trace_recorder::async_sent(loop&, const send_event& e) {
   push_(ev);
 }
 
+void trace_recorder::chaos_choice(loop&, const chaos_event& e) {
+  if (!room_()) return;
+  event ev;
+  ev.ns = loop::hrtime();
+  ev.iteration = e.iteration;
+  ev.what = event::instant;
+  ev.value = event::chaos;
+  ev.handle_type = static_cast<std::int8_t>(e.kind);
+  ev.extra = e.number;
+  ev.handles = static_cast<std::uint32_t>(e.a);
+  ev.requests = static_cast<std::uint32_t>(e.b);
+  ev.object = e.handle;
+  push_(ev);
+}
+
 void trace_recorder::stopped(loop& l) {
   if (!room_()) return;
   event ev;

@@ -237,6 +237,15 @@ void add_track(event_sink& out, const trace_track& t, std::uint64_t origin_ns, i
         j["args"] = {{"request", address(e.object)}, {"iteration", e.iteration}};
         break;
       case event::instant:
+        if (e.value == event::chaos) {
+          const auto kind = static_cast<chaos_kind>(e.handle_type);
+          j.update({{"ph", "i"}, {"s", "t"}, {"cat", "chaos"},
+                    {"name", std::string("chaos: ") + chaos_kind_name(kind)},
+                    {"args", {{"choice", chaos_choice_text(kind, e.handles, e.requests)},
+                              {"number", e.extra}, {"iteration", e.iteration}}}});
+          if (e.object != nullptr) j["args"]["handle"] = address(e.object);
+          break;
+        }
         j.update({{"ph", "i"}, {"s", "t"}, {"name", e.value == event::stop ? "stop" : "loop closed"},
                   {"args", {{"iteration", e.iteration}}}});
         break;

@@ -46,17 +46,21 @@ struct received {
   std::vector<std::string> chaos;
 };
 
-// The peer writes `count` messages of `size` bytes, then shuts down; the
+// The peer writes `count` messages of `size` bytes and closes its end; the
 // loop reads until EOF.
-received receive(const pl::chaos_options* o, int count = 8, int size = 100) {
+received receive(const pl::chaos_options* o, int count = 8, int size = 100,
+                 pl::profile profile = pl::profile::newest) {
   received r;
   int fds[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0) return r;
   std::string sent;
   for (int i = 0; i < count; i++) sent += std::string(static_cast<std::size_t>(size), static_cast<char>('a' + i % 26));
   if (::write(fds[1], sent.data(), sent.size()) != static_cast<ssize_t>(sent.size())) return r;
-  ::shutdown(fds[1], SHUT_WR);
+  // Gone: the reader sees a hang-up with the data (a read chaos mode cut
+  // short must not be taken for the one that drained the socket).
+  ::close(fds[1]);
   pl::loop l;
+  l.set_order(profile);
   chaos_log log;
   l.add_hook(log);
   if (o != nullptr) l.set_chaos(o);
@@ -81,7 +85,6 @@ received receive(const pl::chaos_options* o, int count = 8, int size = 100) {
         }
       });
   l.run();
-  ::close(fds[1]);
   r.chaos = log.seen;
   l.remove_hook(log);
   EXPECT_EQ(pltest::finish(l), 0);
@@ -133,17 +136,21 @@ TEST(chaos, reads_cut_short_keep_every_byte_in_order) {
   const received quiet = receive(nullptr);
   ASSERT_EQ(quiet.bytes.size(), 800u);
   EXPECT_EQ(quiet.reads, 1) << "without chaos the 800 bytes waiting come in one read";
-  int split = 0;
-  for (std::uint64_t seed = 1; seed <= 10; seed++) {
-    const pl::chaos_options o = only(seed, {pl::chaos_kind::reads});
-    const received r = receive(&o);
-    EXPECT_EQ(r.bytes.size(), 800u) << "seed " << seed << ": " << r.bytes;
-    EXPECT_TRUE(r.eof) << "seed " << seed;
-    EXPECT_EQ(r.empty, 0) << "seed " << seed;
-    for (const std::string& c : r.chaos) EXPECT_EQ(c.rfind("reads:", 0), 0u) << c;
-    split += r.reads > 1;
+  // Before 1.52 a short read with a hang-up is taken for the end; a read
+  // chaos mode cut short is not such a read.
+  for (const pl::profile p : {pl::profile::libuv_1_44, pl::profile::newest}) {
+    int split = 0;
+    for (std::uint64_t seed = 1; seed <= 10; seed++) {
+      const pl::chaos_options o = only(seed, {pl::chaos_kind::reads});
+      const received r = receive(&o, 8, 100, p);
+      EXPECT_EQ(r.bytes.size(), 800u) << "seed " << seed << ": " << r.bytes;
+      EXPECT_TRUE(r.eof) << "seed " << seed;
+      EXPECT_EQ(r.empty, 0) << "seed " << seed;
+      for (const std::string& c : r.chaos) EXPECT_EQ(c.rfind("reads:", 0), 0u) << c;
+      split += r.reads > 1;
+    }
+    EXPECT_GE(split, 1) << "no seed of 10 cut the message";
   }
-  EXPECT_GE(split, 1) << "no seed of 10 cut the message";
 }
 
 // Spurious EAGAIN on read: the read callback gets nread 0, which libuv's
