@@ -155,32 +155,24 @@ chaos_options shrink(const settings& s, chaos_options o, outcome& last) {
   }
   // The smallest limit that fails: doubling until one does, then halving
   // the gap.
-  std::uint64_t good = 0, bad = 0;  // a limit that passed; one that failed (0: none yet)
-  for (std::uint64_t limit = 1; limit != 0 && limit <= (std::uint64_t{1} << 40); limit *= 2) {
+  const auto fails_with = [&](std::uint64_t limit) {
     chaos_options c = o;
     c.limit = limit;
     outcome r = run_once(s, c);
     std::fprintf(stderr, "  limit=%-8llu %s\n", static_cast<unsigned long long>(limit), r.failed ? "fails" : "passes");
-    if (r.failed) {
-      bad = limit;
-      last = r;
-      break;
-    }
-    good = limit;
+    if (r.failed) last = r;
+    return r.failed;
+  };
+  std::uint64_t good = 0, bad = 0;  // a limit that passed; one that failed (0: none yet)
+  for (std::uint64_t limit = 1; limit <= (std::uint64_t{1} << 40) && bad == 0; limit *= 2) {
+    if (fails_with(limit)) bad = limit;
+    else good = limit;
   }
   if (bad == 0) return o;  // fails only with no limit (or not at all again)
   while (bad - good > 1) {
     const std::uint64_t mid = good + (bad - good) / 2;
-    chaos_options c = o;
-    c.limit = mid;
-    outcome r = run_once(s, c);
-    std::fprintf(stderr, "  limit=%-8llu %s\n", static_cast<unsigned long long>(mid), r.failed ? "fails" : "passes");
-    if (r.failed) {
-      bad = mid;
-      last = r;
-    } else {
-      good = mid;
-    }
+    if (fails_with(mid)) bad = mid;
+    else good = mid;
   }
   o.limit = bad;
   return o;
