@@ -139,12 +139,12 @@ class loop {
   std::uint64_t iteration() const noexcept { return iteration_; }
 
   /// The phase order this loop follows.
-  phaseloop::profile order() const noexcept { return profile_; }
+  phaseloop::profile order() const noexcept { return static_cast<phaseloop::profile>(profile_); }
   /// What this loop does where libuv versions differ (behaviour.hpp).
-  const behaviour& behaves() const noexcept { return behaviour_of(profile_); }
+  const behaviour& behaves() const noexcept { return behaviour_of(order()); }
   /// Chooses the phase order; may be changed between runs.
   void set_order(phaseloop::profile p) noexcept {
-    profile_ = p;
+    profile_ = static_cast<std::uint8_t>(p);
     apply_profile_();
   }
 
@@ -278,6 +278,10 @@ class loop {
   void job_hook_(const req& r, unsigned worker, std::uint64_t began_ns, std::uint64_t run_ns);
   void send_hook_(async& a);
   void chaos_hook_(const chaos_event& e);
+  void update_time_odd_() noexcept;
+  // The poll phase's timeout on a manual clock or in chaos mode; `jump`:
+  // the manual clock jumps to the next timer if nothing comes.
+  int odd_timeout_(int timeout, bool& jump) noexcept;
   // Chaos mode's choices on a poll batch: its order, and which of its
   // events wait for the next poll; the number of events to dispatch.
   int chaos_batch_(detail::io_event* events, int n) noexcept;
@@ -326,7 +330,10 @@ class loop {
   bool io_uring_asked_ = false;
   io_uring_use io_uring_use_ = io_uring_use::automatic;
   clock_mode clock_ = clock_mode::real;
-  phaseloop::profile profile_ = profile::newest;
+  std::uint8_t profile_ = static_cast<std::uint8_t>(profile::newest);  // a phaseloop::profile
+  // The clock is manual or chaos mode is on: the clock update and the poll
+  // timeout take their slow paths, behind one test on the fast ones.
+  bool odd_clock_ = false;
   std::uint64_t time_ = 0;
   std::uint64_t clock_offset_ = 0;   // ms a real clock runs ahead of CLOCK_MONOTONIC
   std::uint64_t iteration_ = 0;

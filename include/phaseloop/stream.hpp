@@ -194,6 +194,9 @@ class stream : public handle {
     nodelay_flag = 0x01000000,  // tcp
     keepalive_flag = 0x02000000,
     single_accept_flag = 0x04000000,
+    // Not libuv's: the last read was cut short by chaos mode (its socket
+    // not drained, so no end of stream with a hang-up; hangup_).
+    chaos_cut_flag = 0x00800000,
   };
 
   // Adopts `fd` (libuv's uv__stream_open): -EBUSY when another fd is held.
@@ -235,7 +238,7 @@ class stream : public handle {
   void finish_write_(write_req& r) noexcept;
   void flush_writes_(int error) noexcept;
   ssize_t try_write_(const fs_buf* bufs, unsigned nbufs, handle* send) noexcept;
-  ssize_t try_write_plain_(const fs_buf* bufs, unsigned nbufs) noexcept;
+  ssize_t chaos_read_(detail::chaos& c, const fs_buf& b) noexcept;
   ssize_t chaos_write_(detail::chaos& c, const fs_buf* bufs, unsigned nbufs) noexcept;
   int check_before_write_(unsigned nbufs, handle* send) const noexcept;
   int receive_fds_(void* msghdr);

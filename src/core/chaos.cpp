@@ -212,11 +212,12 @@ bool chaos_from_env(unsigned n, chaos_options& out) noexcept {
 // ---- the loop's side -------------------------------------------------------
 
 int loop::set_chaos(const chaos_options* o) noexcept {
+  if (chaos_ != nullptr) remove_hook(chaos_->presence());
   delete chaos_;
-  chaos_ = nullptr;
-  if (o == nullptr) return 0;
-  chaos_ = new (std::nothrow) detail::chaos(*this, *o);
-  return chaos_ != nullptr ? 0 : errc::no_memory;
+  chaos_ = o == nullptr ? nullptr : new (std::nothrow) detail::chaos(*this, *o);
+  if (chaos_ != nullptr) add_hook(chaos_->presence());
+  odd_clock_ = clock_ != clock_mode::real || chaos_ != nullptr;
+  return o == nullptr || chaos_ != nullptr ? 0 : errc::no_memory;
 }
 
 const chaos_options* loop::chaos() const noexcept { return chaos_ != nullptr ? &chaos_->options() : nullptr; }

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "phaseloop/chaos.hpp"
+#include "phaseloop/hooks.hpp"
 
 namespace phaseloop {
 class loop;
@@ -23,6 +24,10 @@ class chaos {
   chaos(loop& l, const chaos_options& o) noexcept;
 
   const chaos_options& options() const noexcept { return opts_; }
+  /// A hook that does nothing, attached while chaos mode is on: the loop
+  /// then runs its phases' hooked copies, and only those ask chaos mode
+  /// about a poll batch (the plain copies pay nothing for it).
+  hook& presence() noexcept { return presence_; }
 
   /// A number in [0, n) from kind k's generator (n > 0).
   std::uint64_t below(chaos_kind k, std::uint64_t n) noexcept;
@@ -55,6 +60,7 @@ class chaos {
   chaos_options opts_;
   std::uint64_t state_[chaos_kinds];
   std::uint64_t made_ = 0;  // perturbations so far
+  hook presence_;
 };
 
 /// $PHASELOOP_CHAOS for loop `l`, the process's n-th to open: the options

@@ -64,7 +64,14 @@ loop_observer set_loop_observer(loop_observer o) noexcept {
 std::uint64_t loop::hrtime() noexcept { return clock_ns(CLOCK_MONOTONIC); }
 
 void loop::update_time() noexcept {
-  if (clock_ != clock_mode::real) [[unlikely]] return;
+  if (odd_clock_) [[unlikely]] return update_time_odd_();
+  time_ = clock_ns(fast_clock()) / 1000000 + clock_offset_;
+}
+
+// A manual clock moves only by advance(); chaos mode may read the clock
+// behind.
+void loop::update_time_odd_() noexcept {
+  if (clock_ != clock_mode::real) return;
   const std::uint64_t t = clock_ns(fast_clock()) / 1000000 + clock_offset_;
   time_ = chaos_ == nullptr ? t : chaos_->clock(t, time_);
 }
@@ -76,6 +83,7 @@ void loop::set_clock(clock_mode m) noexcept {
     clock_offset_ = time_ > real ? time_ - real : 0;
   }
   clock_ = m;
+  odd_clock_ = clock_ != clock_mode::real || chaos_ != nullptr;
   update_time();
 }
 
@@ -92,7 +100,7 @@ loop::loop() {
 }
 
 int loop::open() noexcept {
-  profile_ = process_profile();
+  profile_ = static_cast<std::uint8_t>(process_profile());
   apply_profile_();
   update_time();
   if (int r = poller_.open(); r != 0) return r;

@@ -289,13 +289,10 @@ void loop::poll_phase_(int timeout) {
   timeout = flush_watches_<H>(timeout);
 
   // A jumping manual clock looks for I/O without waiting and, finding none
-  // with no request in flight, moves time to the timer poll would wait for.
+  // with no request in flight, moves time to the timer poll would wait for;
+  // chaos mode may sleep longer (odd_timeout_).
   bool jump = false;
-  if (clock_ == clock_mode::manual_jump && timeout > 0) [[unlikely]] {
-    jump = active_reqs_ == 0;
-    timeout = jump ? 0 : -1;
-  }
-  if (chaos_ != nullptr && timeout > 0 && clock_ == clock_mode::real) [[unlikely]] timeout = chaos_->late_poll(timeout);
+  if (odd_clock_ && timeout > 0) [[unlikely]] timeout = odd_timeout_(timeout, jump);
   const int given = timeout;  // what the exit hook reports
   poll_round r{timeout, timeout, timeout};
   r.base = time_;
@@ -441,7 +438,10 @@ template <bool H>
 // the eventfd's event); what the round delivered.
 template <bool H>
 [[gnu::always_inline]] inline loop::batch_end loop::dispatch_(detail::io_event* events, int n, bool posted, bool peeked) {
-  if (chaos_ != nullptr && n > 1) [[unlikely]] n = chaos_batch_(events, n);
+  // Chaos mode attaches a hook (chaos::presence): only the hooked copy asks.
+  if constexpr (H) {
+    if (chaos_ != nullptr && n > 1) n = chaos_batch_(events, n);
+  }
   if (posted) {
     // One pass over the async handles per poll: the batch's if it has the
     // eventfd (a write landed too), else this one, ahead of the batch. A
@@ -493,6 +493,14 @@ template <bool H>
     return batch_end::signals;
   }
   return delivered != 0 ? batch_end::delivered : batch_end::nothing;
+}
+
+int loop::odd_timeout_(int timeout, bool& jump) noexcept {
+  if (clock_ == clock_mode::manual_jump) {
+    jump = active_reqs_ == 0;
+    return jump ? 0 : -1;
+  }
+  return chaos_ != nullptr && clock_ == clock_mode::real ? chaos_->late_poll(timeout) : timeout;
 }
 
 void loop::jump_to_next_timer_() noexcept {

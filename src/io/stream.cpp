@@ -200,7 +200,7 @@ void stream::eof_(const fs_buf& b, unsigned events) {
 }
 
 void stream::read_(unsigned events) {
-  flags_ &= ~read_partial_flag;
+  flags_ &= ~(read_partial_flag | chaos_cut_flag);
   const bool ipc = carries_handles_();
   // A bound on reads per pass, so one busy stream cannot starve the rest.
   for (int count = 32; read_cb_ != nullptr && reading_() && count > 0; count--) {
@@ -216,15 +216,13 @@ void stream::read_(unsigned events) {
     ssize_t n;
     msghdr msg{};
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 64)];
-    std::size_t want = b.len;
-    detail::chaos* chaos = ipc ? nullptr : detail::loop_seam::chaos(*loop_);
-    if (chaos != nullptr && chaos->spurious_eagain(this, 2)) [[unlikely]] {
-      n = -1;
-      errno = EAGAIN;
-    } else if (!ipc) {
-      if (chaos != nullptr) [[unlikely]] want = chaos->read_size(this, b.len);
-      do n = ::read(watcher_.fd, b.base, want);
-      while (n < 0 && errno == EINTR);
+    if (!ipc) {
+      if (detail::chaos* c = detail::loop_seam::chaos(*loop_); c != nullptr) [[unlikely]] {
+        n = chaos_read_(*c, b);
+      } else {
+        do n = ::read(watcher_.fd, b.base, b.len);
+        while (n < 0 && errno == EINTR);
+      }
     } else {
       iovec iov{b.base, b.len};
       msg.msg_iov = &iov;
@@ -262,10 +260,7 @@ void stream::read_(unsigned events) {
     }
     call_(events, nullptr, [&] { cb(this, n, &b); });
     if (static_cast<std::size_t>(n) < b.len) {
-      // A short read ends the pass. One the kernel made drained the
-      // socket: with a hang-up it means the end (hangup_). One chaos mode
-      // made did not, and is not marked.
-      if (static_cast<std::size_t>(n) < want) flags_ |= read_partial_flag;
+      flags_ |= read_partial_flag;
       return;
     }
   }
@@ -343,13 +338,24 @@ ssize_t written(ssize_t n) noexcept {
   return -errno;
 }
 
+// The buffers written to `fd` as they are (no descriptor passed).
+[[gnu::always_inline]] inline ssize_t write_plain(int fd, const fs_buf* bufs, unsigned nbufs) noexcept {
+  // fs_buf is laid out as iovec (checked in the C layer).
+  const iovec* iov = reinterpret_cast<const iovec*>(bufs);
+  const int iovcnt = nbufs > IOV_MAX ? IOV_MAX : static_cast<int>(nbufs);
+  ssize_t n;
+  do n = iovcnt == 1 ? ::write(fd, iov->iov_base, iov->iov_len) : ::writev(fd, iov, iovcnt);
+  while (n < 0 && errno == EINTR);
+  return written(n);
+}
+
 }  // namespace
 
 ssize_t stream::try_write_(const fs_buf* bufs, unsigned nbufs, handle* send) noexcept {
   if (send == nullptr) {
     if (detail::chaos* c = detail::loop_seam::chaos(*loop_); c != nullptr) [[unlikely]]
       return chaos_write_(*c, bufs, nbufs);
-    return try_write_plain_(bufs, nbufs);
+    return write_plain(watcher_.fd, bufs, nbufs);
   }
   if (send->is_closing()) return -EBADF;
   // fs_buf is laid out as iovec (checked in the C layer).
@@ -372,13 +378,20 @@ ssize_t stream::try_write_(const fs_buf* bufs, unsigned nbufs, handle* send) noe
   return written(n);
 }
 
-ssize_t stream::try_write_plain_(const fs_buf* bufs, unsigned nbufs) noexcept {
-  const iovec* iov = reinterpret_cast<const iovec*>(bufs);
-  const int iovcnt = nbufs > IOV_MAX ? IOV_MAX : static_cast<int>(nbufs);
+// Chaos mode: a read may say EAGAIN although data waits, or take less
+// than is there.
+ssize_t stream::chaos_read_(detail::chaos& c, const fs_buf& b) noexcept {
+  if (c.spurious_eagain(this, 2)) {
+    errno = EAGAIN;
+    return -1;
+  }
+  const std::size_t want = c.read_size(this, b.len);
   ssize_t n;
-  do n = iovcnt == 1 ? ::write(watcher_.fd, iov->iov_base, iov->iov_len) : ::writev(watcher_.fd, iov, iovcnt);
+  do n = ::read(watcher_.fd, b.base, want);
   while (n < 0 && errno == EINTR);
-  return written(n);
+  // Cut short with more waiting: the short read did not drain the socket.
+  if (want < b.len && n == static_cast<ssize_t>(want)) flags_ |= chaos_cut_flag;
+  return n;
 }
 
 // Chaos mode: the kernel may say EAGAIN, or take fewer bytes than asked
@@ -390,7 +403,7 @@ ssize_t stream::chaos_write_(detail::chaos& c, const fs_buf* bufs, unsigned nbuf
   std::size_t total = 0;
   for (unsigned i = 0; i < count; i++) total += bufs[i].len;
   std::size_t left = c.write_size(this, total);
-  if (left == total) return try_write_plain_(bufs, count);
+  if (left == total) return write_plain(watcher_.fd, bufs, count);
   fs_buf cut[IOV_MAX];
   unsigned n = 0;
   for (; n < count && left > 0; n++) {
@@ -398,7 +411,7 @@ ssize_t stream::chaos_write_(detail::chaos& c, const fs_buf* bufs, unsigned nbuf
     if (cut[n].len > left) cut[n].len = left;
     left -= cut[n].len;
   }
-  return try_write_plain_(cut, n);
+  return write_plain(watcher_.fd, cut, n);
 }
 
 void stream::finish_write_(write_req& r) noexcept {
@@ -588,7 +601,9 @@ void stream::hangup_(unsigned events) {
   // a short read; from 1.52, a hang-up with nothing readable (1.53 also
   // counts a read hang-up).
   const unsigned hangup = detail::io_hangup | (b.read_hangup_ends_stream ? detail::io_read_hangup : 0u);
-  const bool gone = !b.reads_on_readiness ? (flags_ & read_partial_flag) != 0 : !(events & detail::io_readable);
+  // (A read chaos mode cut short drained nothing: chaos_read_.)
+  const bool gone = !b.reads_on_readiness ? (flags_ & (read_partial_flag | chaos_cut_flag)) == read_partial_flag
+                                          : !(events & detail::io_readable);
   if ((events & hangup) && gone && reading_() && !(flags_ & read_eof_flag)) {
     const fs_buf empty{nullptr, 0};
     eof_(empty, events);
