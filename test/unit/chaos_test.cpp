@@ -5,6 +5,7 @@
 // under it for one of the first seeds; the same seed makes the same
 // choices; a limit keeps the first perturbations and no more.
 
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -338,6 +339,110 @@ TEST(chaos, a_batch_in_another_order_delivers_everything) {
     swapped += got == "ba";
   }
   EXPECT_GE(swapped, 1) << "no seed of 10 reordered the batch";
+}
+
+// Both sockets readable before the poll: in how many iterations their
+// callbacks ran, and whether chaos mode left one for the next poll.
+TEST(chaos, an_event_left_for_the_next_poll_still_comes) {
+  int later = 0;
+  for (std::uint64_t seed = 1; seed <= 20; seed++) {
+    const pl::chaos_options o = only(seed, {pl::chaos_kind::batch});
+    int a[2], b[2];
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, a), 0);
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, b), 0);
+    pl::loop l;
+    chaos_log log;
+    l.add_hook(log);
+    l.set_chaos(&o);
+    pl::pipe pa(l, false), pb(l, false);
+    pa.open(a[0]);
+    pb.open(b[0]);
+    std::vector<std::uint64_t> when;
+    for (pl::pipe* p : {&pa, &pb}) {
+      p->data = &when;
+      p->read_start(
+          [](pl::handle*, std::size_t, pl::fs_buf* out) {
+            static char space[16];
+            *out = pl::fs_buf{space, sizeof space};
+          },
+          [](pl::stream* s, ssize_t n, const pl::fs_buf*) {
+            if (n <= 0) return;
+            static_cast<std::vector<std::uint64_t>*>(s->data)->push_back(s->owner().iteration());
+            s->close(nullptr);
+          });
+    }
+    l.run(pl::run_mode::nowait);
+    ASSERT_EQ(::write(a[1], "x", 1), 1);
+    ASSERT_EQ(::write(b[1], "y", 1), 1);
+    l.run();
+    EXPECT_EQ(when.size(), 2u) << "seed " << seed;
+    bool deferred = false;
+    for (const std::string& c : log.seen) deferred |= c.rfind("batch:2:1@", 0) == 0;
+    if (deferred) {
+      later++;
+      EXPECT_TRUE(when.size() == 2 && when[0] != when[1]) << "seed " << seed << ": one was left, yet both ran in one iteration";
+    }
+    l.remove_hook(log);
+    for (int fd : {a[1], b[1]}) ::close(fd);
+    EXPECT_EQ(pltest::finish(l), 0);
+  }
+  EXPECT_GE(later, 1) << "no seed of 20 left an event for the next poll";
+}
+
+// ---- accepting ----------------------------------------------------------------------
+
+// Three connections wait before the loop polls: the iterations their
+// connection callbacks ran in. Without chaos one accept pass takes all
+// three; a spurious EAGAIN ends a pass early, and the rest come at the
+// next poll -- a server that expects all pending connections in one pass
+// is wrong.
+std::vector<std::uint64_t> accept_iterations(const pl::chaos_options* o) {
+  pl::loop l;
+  if (o != nullptr) l.set_chaos(o);
+  pl::tcp server(l);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  EXPECT_EQ(server.bind(reinterpret_cast<sockaddr*>(&a)), 0);
+  sockaddr_in bound{};
+  int len = sizeof bound;
+  EXPECT_EQ(server.sockname(reinterpret_cast<sockaddr*>(&bound), &len), 0);
+  struct state {
+    std::vector<std::uint64_t> when;
+    std::vector<std::unique_ptr<pl::tcp>> conns;
+  } st;
+  server.data = &st;
+  EXPECT_EQ(server.listen(8, [](pl::stream* s, int status) {
+    auto* st2 = static_cast<state*>(s->data);
+    EXPECT_EQ(status, 0);
+    st2->conns.push_back(std::make_unique<pl::tcp>(s->owner()));
+    EXPECT_EQ(s->accept(*st2->conns.back()), 0);
+    st2->when.push_back(s->owner().iteration());
+    if (st2->when.size() == 3) s->close(nullptr);
+  }), 0);
+  int clients[3];
+  for (int& c : clients) {
+    c = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    EXPECT_EQ(::connect(c, reinterpret_cast<sockaddr*>(&bound), sizeof bound), 0);
+  }
+  l.run();
+  for (int c : clients) ::close(c);
+  EXPECT_EQ(pltest::finish(l), 0);
+  return st.when;
+}
+
+TEST(chaos, eagain_on_accept_spreads_connections_over_polls) {
+  const std::vector<std::uint64_t> quiet = accept_iterations(nullptr);
+  ASSERT_EQ(quiet.size(), 3u);
+  EXPECT_TRUE(quiet[0] == quiet[2]) << "without chaos one pass accepts the three";
+  int spread = 0;
+  for (std::uint64_t seed = 1; seed <= 20; seed++) {
+    const pl::chaos_options o = only(seed, {pl::chaos_kind::eagain});
+    const std::vector<std::uint64_t> w = accept_iterations(&o);
+    EXPECT_EQ(w.size(), 3u) << "seed " << seed;
+    spread += w.size() == 3 && w[0] != w[2];
+  }
+  EXPECT_GE(spread, 1) << "no seed of 20 spread the connections over two polls";
 }
 
 // ---- the threadpool ----------------------------------------------------------------------
