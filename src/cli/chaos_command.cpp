@@ -254,6 +254,7 @@ int chaos_command(int argc, char** argv) {
   }
   if (i >= argc) return chaos_usage();
   s.command = argv + i;
+  warn_if_libuv_built_in(argv[i], "chaos");
   s.dropin = find_dropin();
   if (s.dropin.empty()) {
     std::fputs("phaseloop chaos: cannot find the drop-in libuv.so.1 (set PHASELOOP_DROPIN_DIR to its directory)\n",

@@ -132,16 +132,6 @@ bool elf_without_libuv(const std::string& path) {
   return true;
 }
 
-void warn_if_libuv_built_in(const char* name) {
-  const std::string path = program_path(name);
-  if (path.empty() || !elf_without_libuv(path)) return;
-  std::fprintf(stderr,
-               "phaseloop trace: %s does not load libuv.so.1 (a libuv built in, as nodejs.org's and NodeSource's node\n"
-               "  have): the drop-in cannot trace its loops, only those of programs it starts that load libuv.so.1.\n"
-               "  Use a build linked to the system's libuv (Debian's nodejs, a libuv program built with -luv).\n",
-               path.c_str());
-}
-
 int trace_usage() {
   std::fputs(
       "usage: phaseloop trace [-o FILE] [--html] [--profile VERSION] -- COMMAND [ARGS...]\n"
@@ -176,6 +166,18 @@ std::string find_dropin() {
   if (dir_has_dropin(PHASELOOP_DROPIN_INSTALL_DIR)) return PHASELOOP_DROPIN_INSTALL_DIR;
 #endif
   return {};
+}
+
+// Says so when the program `name` loads no libuv.so.1: `command`'s
+// drop-in cannot reach its loops, only those of programs it starts.
+void warn_if_libuv_built_in(const char* name, const char* command) {
+  const std::string path = program_path(name);
+  if (path.empty() || !elf_without_libuv(path)) return;
+  std::fprintf(stderr,
+               "phaseloop %s: %s does not load libuv.so.1 (a libuv built in, as nodejs.org's and NodeSource's node\n"
+               "  have): the drop-in cannot reach its loops, only those of programs it starts that load libuv.so.1.\n"
+               "  Use a build linked to the system's libuv (Debian's nodejs, a libuv program built with -luv).\n",
+               command, path.c_str());
 }
 
 int write_trace_html(const std::string& json_path, const std::string& html_path) {
@@ -304,7 +306,7 @@ int trace_command(int argc, char** argv) {
     file = file.substr(0, file.size() - 5) + ".json";
     html = true;
   }
-  warn_if_libuv_built_in(argv[i]);
+  warn_if_libuv_built_in(argv[i], "trace");
   const std::string dropin = find_dropin();
   if (dropin.empty()) {
     std::fputs("phaseloop: cannot find the drop-in libuv.so.1 (set PHASELOOP_DROPIN_DIR to its directory)\n", stderr);

@@ -95,6 +95,11 @@ int trace_command(int argc, char** argv);
 /// is found (trace_command.cpp).
 std::string find_dropin();
 
+/// Says on stderr, as `phaseloop COMMAND`, when the program `name` (PATH
+/// searched) loads no libuv.so.1, so that the drop-in cannot reach its
+/// loops (trace_command.cpp).
+void warn_if_libuv_built_in(const char* name, const char* command);
+
 /// `phaseloop chaos ...`: runs a program on the drop-in under chaos mode
 /// with one seed after another, reports the seeds that failed and shrinks
 /// the first failure (chaos_command.cpp). Returns the exit status.
