@@ -5,6 +5,7 @@
 
 #include "core/chaos.hpp"
 
+#include <climits>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -146,11 +147,16 @@ std::size_t chaos::read_size(handle* h, std::size_t len) noexcept {
   return size;
 }
 
-// Half the writes of more than one byte are cut short, anywhere.
+// Half the writes of more than PIPE_BUF bytes are cut short, anywhere. A
+// write to a pipe of PIPE_BUF bytes or fewer is all or nothing (POSIX);
+// a socket takes part of a write only when its send buffer is nearly
+// full, which a small write on a connection with room never meets (and
+// cutting one would have TCP hold its rest for an ACK: Nagle's rule).
 std::size_t chaos::write_size(handle* h, std::size_t len) noexcept {
   const bool cut = one_in(chaos_kind::writes, 2);
   const std::size_t size = len > 1 ? 1 + below(chaos_kind::writes, len - 1) : len;
-  if (!cut || size >= len || !take(chaos_kind::writes, h, static_cast<std::int64_t>(len), static_cast<std::int64_t>(size)))
+  if (!cut || len <= PIPE_BUF || size >= len ||
+      !take(chaos_kind::writes, h, static_cast<std::int64_t>(len), static_cast<std::int64_t>(size)))
     return len;
   return size;
 }
