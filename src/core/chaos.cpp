@@ -202,9 +202,10 @@ bool chaos_from_env(unsigned n, chaos_options& out) noexcept {
       std::fprintf(stderr, "phaseloop: PHASELOOP_CHAOS=%s: %s; chaos mode is off\n", text, error.c_str());
       return;
     }
+    // Nothing is printed: the caller chose the value (phaseloop chaos
+    // prints each run's), and a program's own output (a child's stderr
+    // that a test compares) must stay its own. Timelines name it.
     on = true;
-    std::fprintf(stderr, "phaseloop: chaos mode, PHASELOOP_CHAOS=%s (the same value makes the same choices)\n",
-                 format_chaos(base).c_str());
   });
   if (!on) return false;
   out = base;

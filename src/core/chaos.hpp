@@ -66,7 +66,7 @@ class chaos {
 /// $PHASELOOP_CHAOS for loop `l`, the process's n-th to open: the options
 /// with a seed of the loop's own (the same for the n-th loop of every
 /// run). False when the variable is unset, empty or not valid (that is
-/// reported once, and chaos stays off).
+/// reported once on stderr, and chaos stays off).
 bool chaos_from_env(unsigned n, chaos_options& out) noexcept;
 
 }  // namespace detail

@@ -338,6 +338,13 @@ ssize_t written(ssize_t n) noexcept {
   return -errno;
 }
 
+// Whether `fd` is in blocking mode (chaos mode's choices only: a system
+// call).
+bool blocking_fd(int fd) noexcept {
+  const int fl = ::fcntl(fd, F_GETFL);
+  return fl >= 0 && !(fl & O_NONBLOCK);
+}
+
 // The buffers written to `fd` as they are (no descriptor passed).
 [[gnu::always_inline]] inline ssize_t write_plain(int fd, const fs_buf* bufs, unsigned nbufs) noexcept {
   // fs_buf is laid out as iovec (checked in the C layer).
@@ -381,7 +388,8 @@ ssize_t stream::try_write_(const fs_buf* bufs, unsigned nbufs, handle* send) noe
 // Chaos mode: a read may say EAGAIN although data waits, or take less
 // than is there.
 ssize_t stream::chaos_read_(detail::chaos& c, const fs_buf& b) noexcept {
-  if (c.spurious_eagain(this, 2)) {
+  // (A descriptor in blocking mode never says EAGAIN.)
+  if (!blocking_fd(watcher_.fd) && c.spurious_eagain(this, 2)) {
     errno = EAGAIN;
     return -1;
   }
@@ -398,6 +406,9 @@ ssize_t stream::chaos_read_(detail::chaos& c, const fs_buf& b) noexcept {
 // (a socket buffer nearly full): the write is made with the buffers cut
 // short, and the rest waits for writability as any rest does.
 ssize_t stream::chaos_write_(detail::chaos& c, const fs_buf* bufs, unsigned nbufs) noexcept {
+  // A write in blocking mode (uv_stream_set_blocking, a TTY's) takes
+  // everything and never says EAGAIN: chaos mode leaves it alone.
+  if ((flags_ & blocking_writes_flag) || blocking_fd(watcher_.fd)) return write_plain(watcher_.fd, bufs, nbufs);
   if (c.spurious_eagain(this, 3)) return errc::again;
   const unsigned count = nbufs > IOV_MAX ? IOV_MAX : nbufs;
   std::size_t total = 0;

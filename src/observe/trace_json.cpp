@@ -18,6 +18,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <unordered_map>
 
 #include "phaseloop/loop.hpp"
@@ -243,6 +244,7 @@ void add_track(event_sink& out, const trace_track& t, std::uint64_t origin_ns, i
                     {"name", std::string("chaos: ") + chaos_kind_name(kind)},
                     {"args", {{"choice", chaos_choice_text(kind, e.handles, e.requests)},
                               {"number", e.extra}, {"iteration", e.iteration}}}});
+          if (const char* v = std::getenv("PHASELOOP_CHAOS")) j["args"]["PHASELOOP_CHAOS"] = v;
           if (e.object != nullptr) j["args"]["handle"] = address(e.object);
           break;
         }

@@ -7,8 +7,9 @@
 # names the failing seeds, shrinks the first to fewer choices that still
 # fail, and says the PHASELOOP_CHAOS value that repeats it, which does;
 # the fixed program passes 20 seeds; the same value makes the same choices
-# (the timeline's chaos marks, run twice), another seed others; a bad value
-# is reported and leaves chaos off; bad options get status 2.
+# (the timeline's chaos marks, run twice), another seed others; the
+# timeline names the value and the program's stderr is its own; a bad
+# value is reported and leaves chaos off; bad options get status 2.
 #
 # Environment (from make check): PHASELOOP_BIN, abs_top_builddir.
 set -u
@@ -70,7 +71,8 @@ else
   marks "$seed" "$tmp/m2" && marks "$other" "$tmp/m3" || fail "a traced run failed"
   cmp -s "$tmp/m1" "$tmp/m2" || fail "seed $seed made different choices twice: $(diff "$tmp/m1" "$tmp/m2" | head -5)"
   cmp -s "$tmp/m1" "$tmp/m3" && fail "seeds $seed and $other made the same choices"
-  grep -q "phaseloop: chaos mode, PHASELOOP_CHAOS=$other " "$tmp/seedline" || fail "the seed was not printed: $(cat "$tmp/seedline")"
+  grep -q "\"PHASELOOP_CHAOS\":\"$other\"" "$tmp/t.json" || fail "the timeline does not name PHASELOOP_CHAOS=$other"
+  [ -s "$tmp/seedline" ] && fail "chaos mode wrote to the program's stderr: $(cat "$tmp/seedline")"
   ok "seed $seed twice: the same $(wc -l < "$tmp/m1") choices; seed $other: others"
 fi
 
