@@ -1124,31 +1124,41 @@ bool fs_rename_sync(JSContext* cx, unsigned argc, JS::Value* vp) {
   return true;
 }
 
-const JSFunctionSpec fs_functions[] = {
-    JS_FN("readFileSync", fs_read_file_sync, 2, JSPROP_ENUMERATE),
-    JS_FN("writeFileSync", fs_write_file_sync, 3, JSPROP_ENUMERATE),
-    JS_FN("appendFileSync", fs_append_file_sync, 3, JSPROP_ENUMERATE),
-    JS_FN("existsSync", fs_exists_sync, 1, JSPROP_ENUMERATE),
-    JS_FN("statSync", fs_stat_sync, 2, JSPROP_ENUMERATE),
-    JS_FN("readdirSync", fs_readdir_sync, 2, JSPROP_ENUMERATE),
-    JS_FN("mkdirSync", fs_mkdir_sync, 2, JSPROP_ENUMERATE),
-    JS_FN("unlinkSync", fs_one_path_sync<fs_type::unlink>, 1, JSPROP_ENUMERATE),
-    JS_FN("rmdirSync", fs_one_path_sync<fs_type::rmdir>, 1, JSPROP_ENUMERATE),
-    JS_FN("accessSync", fs_one_path_sync<fs_type::access>, 2, JSPROP_ENUMERATE),
-    JS_FN("renameSync", fs_rename_sync, 2, JSPROP_ENUMERATE),
-    JS_FN("copyFileSync", fs_copy_file_sync, 3, JSPROP_ENUMERATE),
-    JS_FN("copyFile", fs_copy_file, 4, JSPROP_ENUMERATE),
-    JS_FN("mkdir", fs_mkdir, 3, JSPROP_ENUMERATE),
-    JS_FN("rmdir", fs_rmdir, 2, JSPROP_ENUMERATE),
-    JS_FN("rename", fs_rename, 3, JSPROP_ENUMERATE),
-    JS_FN("access", fs_access, 3, JSPROP_ENUMERATE),
-    JS_FN("appendFile", fs_append_file, 4, JSPROP_ENUMERATE),
-    JS_FN("readFile", fs_read_file, 3, JSPROP_ENUMERATE),
-    JS_FN("writeFile", fs_write_file, 4, JSPROP_ENUMERATE),
-    JS_FN("stat", fs_stat, 2, JSPROP_ENUMERATE),
-    JS_FN("readdir", fs_readdir, 3, JSPROP_ENUMERATE),
-    JS_FN("unlink", fs_unlink, 2, JSPROP_ENUMERATE),
-    JS_FS_END};
+// The operations of require('fs'), each as NAMESync and, where it has
+// one, as NAME with a callback; the Sync forms are defined first, in this
+// order, then the others.
+struct fs_operation {
+  const char* name;
+  JSNative sync;
+  unsigned sync_args;
+  JSNative async;  // or null
+  unsigned async_args;
+};
+constexpr fs_operation fs_operations[] = {
+    {"readFile", fs_read_file_sync, 2, fs_read_file, 3},
+    {"writeFile", fs_write_file_sync, 3, fs_write_file, 4},
+    {"appendFile", fs_append_file_sync, 3, fs_append_file, 4},
+    {"exists", fs_exists_sync, 1, nullptr, 0},
+    {"stat", fs_stat_sync, 2, fs_stat, 2},
+    {"readdir", fs_readdir_sync, 2, fs_readdir, 3},
+    {"mkdir", fs_mkdir_sync, 2, fs_mkdir, 3},
+    {"unlink", fs_one_path_sync<fs_type::unlink>, 1, fs_unlink, 2},
+    {"rmdir", fs_one_path_sync<fs_type::rmdir>, 1, fs_rmdir, 2},
+    {"access", fs_one_path_sync<fs_type::access>, 2, fs_access, 3},
+    {"rename", fs_rename_sync, 2, fs_rename, 3},
+    {"copyFile", fs_copy_file_sync, 3, fs_copy_file, 4},
+};
+
+bool define_fs_operations(JSContext* cx, JS::HandleObject fs) {
+  for (const fs_operation& op : fs_operations) {
+    const std::string name = std::string(op.name) + "Sync";
+    if (!JS_DefineFunction(cx, fs, name.c_str(), op.sync, op.sync_args, JSPROP_ENUMERATE)) return false;
+  }
+  for (const fs_operation& op : fs_operations)
+    if (op.async != nullptr && !JS_DefineFunction(cx, fs, op.name, op.async, op.async_args, JSPROP_ENUMERATE))
+      return false;
+  return true;
+}
 
 // fs.promises: loaded when first asked for.
 bool fs_promises_getter(JSContext* cx, unsigned argc, JS::Value* vp) {
@@ -1171,7 +1181,7 @@ JSObject* make_fs_module(engine& e) {
   JS::RootedObject buffer(cx, &proto_v.toObject());
   JS::RootedObject stats(cx, named_proto(cx, "Stats", stats_methods));
   JS::RootedObject fs(cx, JS_NewPlainObject(cx));
-  if (!buffer || !stats || !fs || !JS_DefineFunctions(cx, fs, fs_functions)) return nullptr;
+  if (!buffer || !stats || !fs || !define_fs_operations(cx, fs)) return nullptr;
   JSFunction* getter = JS_NewFunction(cx, fs_promises_getter, 0, 0, "get promises");
   if (getter == nullptr) return nullptr;
   JS::RootedObject getter_obj(cx, JS_GetFunctionObject(getter));

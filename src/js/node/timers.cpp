@@ -360,14 +360,14 @@ const JSFunctionSpec immediate_methods[] = {
     JS_FN("ref", immediate_ref, 0, 0), JS_FN("unref", immediate_unref, 0, 0),
     JS_FN("hasRef", immediate_has_ref, 0, 0), JS_FS_END};
 
-const JSFunctionSpec timer_functions[] = {
-    JS_FN("setTimeout", set_timeout, 2, JSPROP_ENUMERATE),
-    JS_FN("setInterval", set_interval, 2, JSPROP_ENUMERATE),
+// The globals that make and clear Timeouts, then Immediates.
+const JSFunctionSpec timeout_functions[] = {
+    JS_FN("setTimeout", set_timeout, 2, JSPROP_ENUMERATE), JS_FN("setInterval", set_interval, 2, JSPROP_ENUMERATE),
     JS_FN("clearTimeout", clear_timeout, 1, JSPROP_ENUMERATE),
-    JS_FN("clearInterval", clear_timeout, 1, JSPROP_ENUMERATE),
-    JS_FN("setImmediate", set_immediate, 1, JSPROP_ENUMERATE),
-    JS_FN("clearImmediate", clear_immediate, 1, JSPROP_ENUMERATE),
-    JS_FS_END};
+    JS_FN("clearInterval", clear_timeout, 1, JSPROP_ENUMERATE), JS_FS_END};
+const JSFunctionSpec immediate_functions[] = {JS_FN("setImmediate", set_immediate, 1, JSPROP_ENUMERATE),
+                                              JS_FN("clearImmediate", clear_immediate, 1, JSPROP_ENUMERATE),
+                                              JS_FS_END};
 
 }  // namespace
 
@@ -397,7 +397,8 @@ bool define_timers(engine& e, JS::HandleObject global) {
   }
   e.set_proto(proto::timeout, tproto);
   e.set_proto(proto::immediate, iproto);
-  if (!JS_DefineFunctions(cx, global, timer_functions)) return false;
+  if (!JS_DefineFunctions(cx, global, timeout_functions) || !JS_DefineFunctions(cx, global, immediate_functions))
+    return false;
   if (node::has_queue_microtask(e.mode()) &&
       !JS_DefineFunction(cx, global, "queueMicrotask", queue_microtask, 1, JSPROP_ENUMERATE)) {
     return false;
