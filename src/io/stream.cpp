@@ -338,11 +338,12 @@ ssize_t written(ssize_t n) noexcept {
   return -errno;
 }
 
-// Whether `fd` is in blocking mode (chaos mode's choices only: a system
-// call).
-bool blocking_fd(int fd) noexcept {
+// Whether a call on `fd` could say EAGAIN: it is open and non-blocking
+// (asked on chaos mode's path only: a system call). A descriptor in
+// blocking mode waits instead, and one that is closed fails with EBADF.
+bool may_say_eagain(int fd) noexcept {
   const int fl = ::fcntl(fd, F_GETFL);
-  return fl >= 0 && !(fl & O_NONBLOCK);
+  return fl >= 0 && (fl & O_NONBLOCK);
 }
 
 // The buffers written to `fd` as they are (no descriptor passed).
@@ -388,8 +389,7 @@ ssize_t stream::try_write_(const fs_buf* bufs, unsigned nbufs, handle* send) noe
 // Chaos mode: a read may say EAGAIN although data waits, or take less
 // than is there.
 ssize_t stream::chaos_read_(detail::chaos& c, const fs_buf& b) noexcept {
-  // (A descriptor in blocking mode never says EAGAIN.)
-  if (!blocking_fd(watcher_.fd) && c.spurious_eagain(this, 2)) {
+  if (may_say_eagain(watcher_.fd) && c.spurious_eagain(this, 2)) {
     errno = EAGAIN;
     return -1;
   }
@@ -407,8 +407,9 @@ ssize_t stream::chaos_read_(detail::chaos& c, const fs_buf& b) noexcept {
 // short, and the rest waits for writability as any rest does.
 ssize_t stream::chaos_write_(detail::chaos& c, const fs_buf* bufs, unsigned nbufs) noexcept {
   // A write in blocking mode (uv_stream_set_blocking, a TTY's) takes
-  // everything and never says EAGAIN: chaos mode leaves it alone.
-  if ((flags_ & blocking_writes_flag) || blocking_fd(watcher_.fd)) return write_plain(watcher_.fd, bufs, nbufs);
+  // everything and never says EAGAIN, and one on a closed descriptor fails:
+  // chaos mode leaves them alone.
+  if ((flags_ & blocking_writes_flag) || !may_say_eagain(watcher_.fd)) return write_plain(watcher_.fd, bufs, nbufs);
   if (c.spurious_eagain(this, 3)) return errc::again;
   const unsigned count = nbufs > IOV_MAX ? IOV_MAX : nbufs;
   std::size_t total = 0;
@@ -685,7 +686,9 @@ void stream::server_io_(phaseloop::loop& l, detail::io_watcher& w, unsigned even
   // The connection callback may close the server: check the fd each time.
   detail::chaos* chaos = detail::loop_seam::chaos(l);
   while (s->watcher_.fd != -1) {
-    int fd = chaos != nullptr && chaos->spurious_eagain(s, 1) ? -EAGAIN : accept_fd(s->watcher_.fd);
+    int fd = chaos != nullptr && may_say_eagain(s->watcher_.fd) && chaos->spurious_eagain(s, 1)
+                 ? -EAGAIN
+                 : accept_fd(s->watcher_.fd);
     if (fd < 0) {
       if (fd == -EAGAIN || fd == -EWOULDBLOCK) return;
       if (fd == -ECONNABORTED) continue;
