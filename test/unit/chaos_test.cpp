@@ -447,7 +447,7 @@ TEST(chaos, eagain_on_accept_spreads_connections_over_polls) {
 
 // ---- the threadpool ----------------------------------------------------------------------
 
-// Three requests that finish in submission order, 25 ms apart, while the
+// Three requests that finish in submission order, 60 ms apart, while the
 // loop is busy: the order of their after-work callbacks.
 std::string pool_order(const pl::chaos_options* o) {
   pl::loop l;
@@ -485,7 +485,7 @@ std::string pool_order(const pl::chaos_options* o) {
   for (int i = 0; i < 3; i++) {
     turn.store(i);
     while (done.load() != i + 1) std::this_thread::yield();
-    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
   }
   l.run();
   EXPECT_EQ(pltest::finish(l), 0);
