@@ -1206,10 +1206,6 @@ UV_EXTERN int uv_fs_stat(uv_loop_t* loop, uv_fs_t* req, const char* path,
                          uv_fs_cb cb);
 UV_EXTERN int uv_fs_fstat(uv_loop_t* loop, uv_fs_t* req, uv_file file,
                           uv_fs_cb cb);
-UV_EXTERN int uv_fs_lstat(uv_loop_t* loop, uv_fs_t* req, const char* path,
-                          uv_fs_cb cb);
-UV_EXTERN int uv_fs_statfs(uv_loop_t* loop, uv_fs_t* req, const char* path,
-                           uv_fs_cb cb);
 UV_EXTERN int uv_fs_rename(uv_loop_t* loop, uv_fs_t* req, const char* path,
                            const char* new_path, uv_fs_cb cb);
 UV_EXTERN int uv_fs_fsync(uv_loop_t* loop, uv_fs_t* req, uv_file file,
@@ -1225,14 +1221,14 @@ UV_EXTERN int uv_fs_access(uv_loop_t* loop, uv_fs_t* req, const char* path,
                            int mode, uv_fs_cb cb);
 UV_EXTERN int uv_fs_chmod(uv_loop_t* loop, uv_fs_t* req, const char* path,
                           int mode, uv_fs_cb cb);
-UV_EXTERN int uv_fs_fchmod(uv_loop_t* loop, uv_fs_t* req, uv_file file,
-                           int mode, uv_fs_cb cb);
 UV_EXTERN int uv_fs_utime(uv_loop_t* loop, uv_fs_t* req, const char* path,
                           double atime, double mtime, uv_fs_cb cb);
-UV_EXTERN int uv_fs_futime(uv_loop_t* loop, uv_fs_t* req, uv_file file,
-                           double atime, double mtime, uv_fs_cb cb);
 UV_EXTERN int uv_fs_lutime(uv_loop_t* loop, uv_fs_t* req, const char* path,
                            double atime, double mtime, uv_fs_cb cb);
+UV_EXTERN int uv_fs_futime(uv_loop_t* loop, uv_fs_t* req, uv_file file,
+                           double atime, double mtime, uv_fs_cb cb);
+UV_EXTERN int uv_fs_lstat(uv_loop_t* loop, uv_fs_t* req, const char* path,
+                          uv_fs_cb cb);
 UV_EXTERN int uv_fs_link(uv_loop_t* loop, uv_fs_t* req, const char* path,
                          const char* new_path, uv_fs_cb cb);
 UV_EXTERN int uv_fs_symlink(uv_loop_t* loop, uv_fs_t* req, const char* path,
@@ -1241,12 +1237,16 @@ UV_EXTERN int uv_fs_readlink(uv_loop_t* loop, uv_fs_t* req, const char* path,
                              uv_fs_cb cb);
 UV_EXTERN int uv_fs_realpath(uv_loop_t* loop, uv_fs_t* req, const char* path,
                              uv_fs_cb cb);
+UV_EXTERN int uv_fs_fchmod(uv_loop_t* loop, uv_fs_t* req, uv_file file,
+                           int mode, uv_fs_cb cb);
 UV_EXTERN int uv_fs_chown(uv_loop_t* loop, uv_fs_t* req, const char* path,
                           uv_uid_t uid, uv_gid_t gid, uv_fs_cb cb);
 UV_EXTERN int uv_fs_fchown(uv_loop_t* loop, uv_fs_t* req, uv_file file,
                            uv_uid_t uid, uv_gid_t gid, uv_fs_cb cb);
 UV_EXTERN int uv_fs_lchown(uv_loop_t* loop, uv_fs_t* req, const char* path,
                            uv_uid_t uid, uv_gid_t gid, uv_fs_cb cb);
+UV_EXTERN int uv_fs_statfs(uv_loop_t* loop, uv_fs_t* req, const char* path,
+                           uv_fs_cb cb);
 
 /* --- File system watchers --------------------------------------------- */
 UV_EXTERN int uv_fs_event_init(uv_loop_t* loop, uv_fs_event_t* handle);
