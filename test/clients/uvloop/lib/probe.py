@@ -9,7 +9,14 @@ PL_PROBE_MAPS     the lines of /proc/self/maps that name a libuv library or
                   imported uvloop: the proof of which libuv.so.1 this run
                   used.
 PL_PROBE_RESULTS  one line per test: node id, PASS / FAIL / SKIP / ERROR,
-                  and the first line of the reason (tab separated).  A test
+                  and the first line of the reason (tab separated),
+                  written again after every test; and, while a test
+                  runs, its node id in PL_PROBE_RESULTS.running (removed
+                  when it ends).  A run stopped from outside (pytest-
+                  timeout's thread method ends the process) thus keeps
+                  what finished and names the test it stopped in.
+PL_PROBE_SKIP     (optional) a file of node ids, one a line, to leave out:
+                  the tests an earlier, stopped run already reported.  A test
                   module that cannot be imported is one ERROR line under
                   the module's path.
 """
@@ -60,6 +67,19 @@ def pytest_collection_finish(session):
                     out.write("%d %s\n" % (os.getpid(), lib))
 
 
+def pytest_collection_modifyitems(session, config, items):
+    path = os.environ.get("PL_PROBE_SKIP")
+    if not path or not os.path.exists(path):
+        return
+    with open(path) as f:
+        done = set(line.strip() for line in f if line.strip())
+    keep = [item for item in items if item.nodeid not in done]
+    dropped = [item for item in items if item.nodeid in done]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
+
+
 def pytest_collectreport(report):
     if report.failed:
         _set(report.nodeid, "ERROR", report)
@@ -74,11 +94,30 @@ def pytest_runtest_logreport(report):
         _set(report.nodeid, "PASS", report)
 
 
-def pytest_sessionfinish(session, exitstatus):
+def _write():
     path = os.environ.get("PL_PROBE_RESULTS")
     if not path:
         return
-    with open(path, "w") as out:
+    with open(path + ".new", "w") as out:
         for nodeid in sorted(_results):
             reason = _reasons.get(nodeid, "").replace("\t", " ")
             out.write("%s\t%s\t%s\n" % (nodeid, _results[nodeid], reason[:200]))
+    os.replace(path + ".new", path)
+
+
+def pytest_runtest_logstart(nodeid, location):
+    path = os.environ.get("PL_PROBE_RESULTS")
+    if path:
+        with open(path + ".running", "w") as out:
+            out.write(nodeid + "\n")
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    _write()
+    path = os.environ.get("PL_PROBE_RESULTS")
+    if path and os.path.exists(path + ".running"):
+        os.remove(path + ".running")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    _write()
