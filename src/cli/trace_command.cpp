@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -74,60 +75,181 @@ std::string program_path(const char* name) {
   return {};
 }
 
-// Whether the ELF file at `path` is a 64-bit program that loads no
-// libuv.so.1 (its DT_NEEDED entries), i.e. has libuv built in (as
-// nodejs.org's and NodeSource's node have) or none at all. False for
-// scripts, other formats and anything unreadable: those may still start a
-// program that loads the drop-in.
-bool elf_without_libuv(const std::string& path) {
-  std::string data;
-  if (!read_file(path, data) || data.size() < sizeof(Elf64_Ehdr) || data.compare(0, 4, ELFMAG) != 0 ||
-      data[EI_CLASS] != ELFCLASS64) {
+// What the dynamic linker reads of one ELF object: its DT_NEEDED names and
+// its run paths (DT_RUNPATH, else DT_RPATH), read with pread (a libnode is
+// 80 MB). `dynamic` is false for a static program; the call fails for
+// scripts, other formats, 32-bit objects and anything unreadable.
+struct elf_deps {
+  bool dynamic = false;
+  std::vector<std::string> needed;
+  std::string runpath;
+};
+
+bool read_elf_deps(const std::string& path, elf_deps& out) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct closer {
+    int fd;
+    ~closer() { ::close(fd); }
+  } close_fd{fd};
+  const auto at = [&](std::uint64_t off, void* buf, std::size_t len) {
+    return ::pread(fd, buf, len, static_cast<off_t>(off)) == static_cast<ssize_t>(len);
+  };
+  Elf64_Ehdr eh;
+  if (!at(0, &eh, sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+      eh.e_phentsize < sizeof(Elf64_Phdr) || eh.e_phnum > 4096) {
     return false;
   }
-  Elf64_Ehdr eh;
-  std::memcpy(&eh, data.data(), sizeof eh);
-  const auto phdr = [&](std::size_t k, Elf64_Phdr& ph) {
-    const std::size_t at = eh.e_phoff + k * eh.e_phentsize;
-    if (eh.e_phentsize < sizeof ph || at + sizeof ph > data.size()) return false;
-    std::memcpy(&ph, data.data() + at, sizeof ph);
-    return true;
-  };
+  std::vector<Elf64_Phdr> ph(eh.e_phnum);
+  for (std::size_t k = 0; k < ph.size(); k++)
+    if (!at(eh.e_phoff + k * eh.e_phentsize, &ph[k], sizeof ph[k])) return false;
   // A virtual address to a file offset, through the PT_LOAD segments.
-  const auto offset_of = [&](Elf64_Addr addr, std::size_t& off) {
-    Elf64_Phdr ph;
-    for (std::size_t k = 0; k < eh.e_phnum && phdr(k, ph); k++) {
-      if (ph.p_type == PT_LOAD && addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz) {
-        off = ph.p_offset + (addr - ph.p_vaddr);
-        return off < data.size();
+  const auto offset_of = [&](Elf64_Addr addr, std::uint64_t& off) {
+    for (const Elf64_Phdr& p : ph) {
+      if (p.p_type == PT_LOAD && addr >= p.p_vaddr && addr < p.p_vaddr + p.p_filesz) {
+        off = p.p_offset + (addr - p.p_vaddr);
+        return true;
       }
     }
     return false;
   };
-  Elf64_Phdr dyn{};
-  bool has_dynamic = false;
-  for (std::size_t k = 0; k < eh.e_phnum && phdr(k, dyn); k++) {
-    if (dyn.p_type == PT_DYNAMIC) {
-      has_dynamic = true;
-      break;
-    }
-  }
-  if (!has_dynamic) return true;  // statically linked: nothing is loaded
+  const auto dyn = std::find_if(ph.begin(), ph.end(), [](const Elf64_Phdr& p) { return p.p_type == PT_DYNAMIC; });
+  out = {};
+  if (dyn == ph.end()) return true;
+  out.dynamic = true;
   std::vector<Elf64_Xword> needed;
+  Elf64_Xword runpath = 0, rpath = 0;
+  bool has_runpath = false, has_rpath = false;
   Elf64_Addr strtab = 0;
-  for (std::size_t at = dyn.p_offset; at + sizeof(Elf64_Dyn) <= data.size() && at < dyn.p_offset + dyn.p_filesz;
-       at += sizeof(Elf64_Dyn)) {
+  for (std::uint64_t off = dyn->p_offset; off + sizeof(Elf64_Dyn) <= dyn->p_offset + dyn->p_filesz;
+       off += sizeof(Elf64_Dyn)) {
     Elf64_Dyn d;
-    std::memcpy(&d, data.data() + at, sizeof d);
+    if (!at(off, &d, sizeof d)) return false;
     if (d.d_tag == DT_NULL) break;
     if (d.d_tag == DT_NEEDED) needed.push_back(d.d_un.d_val);
     if (d.d_tag == DT_STRTAB) strtab = d.d_un.d_ptr;
+    if (d.d_tag == DT_RUNPATH) runpath = d.d_un.d_val, has_runpath = true;
+    if (d.d_tag == DT_RPATH) rpath = d.d_un.d_val, has_rpath = true;
   }
-  std::size_t str = 0;
+  std::uint64_t str = 0;
   if (!offset_of(strtab, str)) return false;
+  const auto string_at = [&](Elf64_Xword n, std::string& s) {
+    char buf[PATH_MAX];
+    const ssize_t got = ::pread(fd, buf, sizeof buf, static_cast<off_t>(str + n));
+    if (got <= 0) return false;
+    const void* end = std::memchr(buf, '\0', static_cast<std::size_t>(got));
+    if (end == nullptr) return false;
+    s.assign(buf, static_cast<std::size_t>(static_cast<const char*>(end) - buf));
+    return true;
+  };
   for (const Elf64_Xword n : needed) {
-    if (str + n >= data.size()) return false;
-    if (std::strcmp(data.c_str() + str + n, "libuv.so.1") == 0) return false;
+    std::string name;
+    if (!string_at(n, name)) return false;
+    out.needed.push_back(std::move(name));
+  }
+  if ((has_runpath && !string_at(runpath, out.runpath)) || (!has_runpath && has_rpath && !string_at(rpath, out.runpath)))
+    return false;
+  return true;
+}
+
+// The directories the dynamic linker searches after LD_LIBRARY_PATH and an
+// object's run path: those /etc/ld.so.conf names (one level of include
+// globs), then the default ones.
+std::vector<std::string> system_library_dirs() {
+  std::vector<std::string> dirs;
+  const auto read_conf = [&](const std::string& file, auto& self, int depth) -> void {
+    std::ifstream in(file);
+    for (std::string line; std::getline(in, line);) {
+      line.erase(0, line.find_first_not_of(" \t"));
+      if (line.empty() || line[0] == '#') continue;
+      if (line.rfind("include", 0) == 0 && depth < 2) {
+        std::string pattern = line.substr(7);
+        pattern.erase(0, pattern.find_first_not_of(" \t"));
+        const std::string::size_type slash = pattern.rfind('/');
+        if (slash == std::string::npos) continue;
+        const std::string dir = pattern.substr(0, slash);
+        const std::string tail = pattern.substr(slash + 1);  // "*.conf"
+        const std::string suffix = tail.rfind('*', 0) == 0 ? tail.substr(1) : tail;
+        std::vector<std::string> files;
+        if (DIR* d = ::opendir(dir.c_str()); d != nullptr) {
+          while (const dirent* e = ::readdir(d)) {
+            const std::string n = e->d_name;
+            if (n.size() >= suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0 && n[0] != '.')
+              files.push_back(dir + "/" + n);
+          }
+          ::closedir(d);
+        }
+        std::sort(files.begin(), files.end());
+        for (const std::string& f : files) self(f, self, depth + 1);
+        continue;
+      }
+      line.erase(line.find_last_not_of(" \t\r") + 1);
+      if (line[0] == '/') dirs.push_back(line);
+    }
+  };
+  read_conf("/etc/ld.so.conf", read_conf, 0);
+  for (const char* d : {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib"})
+    dirs.emplace_back(d);
+  return dirs;
+}
+
+void split_path_list(const std::string& list, const std::string& origin, std::vector<std::string>& out) {
+  for (std::size_t at = 0; at <= list.size();) {
+    std::size_t end = list.find(':', at);
+    if (end == std::string::npos) end = list.size();
+    std::string dir = list.substr(at, end - at);
+    for (const char* o : {"${ORIGIN}", "$ORIGIN"}) {
+      if (const std::size_t p = dir.find(o); p != std::string::npos) dir.replace(p, std::strlen(o), origin);
+    }
+    if (!dir.empty()) out.push_back(dir);
+    at = end + 1;
+  }
+}
+
+// Whether the ELF program at `path` is sure to load no libuv.so.1: neither
+// it nor any library it needs, found as the dynamic linker finds them
+// (LD_LIBRARY_PATH, the needing object's run path, ld.so.conf, the default
+// directories), names libuv.so.1 -- it has libuv built in (as nodejs.org's
+// and NodeSource's node have) or none at all. False when it or a library
+// it needs does (Debian's node: node -> libnode.so -> libuv.so.1), and
+// whenever that cannot be told: scripts, other formats, a library not
+// found. Those may still load the drop-in.
+bool elf_without_libuv(const std::string& path) {
+  const char* env = std::getenv("LD_LIBRARY_PATH");
+  std::vector<std::string> env_dirs;
+  if (env != nullptr) split_path_list(env, "", env_dirs);
+  const std::vector<std::string> sys_dirs = system_library_dirs();
+  std::vector<std::string> todo{path};
+  std::vector<std::string> seen_names;
+  for (std::size_t objects = 0; !todo.empty(); objects++) {
+    if (objects > 512) return false;
+    const std::string object = todo.back();
+    todo.pop_back();
+    elf_deps deps;
+    if (!read_elf_deps(object, deps)) return false;
+    if (!deps.dynamic) continue;
+    const std::string origin = object.substr(0, object.rfind('/') == std::string::npos ? 0 : object.rfind('/'));
+    std::vector<std::string> dirs = env_dirs;
+    split_path_list(deps.runpath, origin.empty() ? "." : origin, dirs);
+    dirs.insert(dirs.end(), sys_dirs.begin(), sys_dirs.end());
+    for (const std::string& name : deps.needed) {
+      if (name == "libuv.so.1") return false;
+      if (std::find(seen_names.begin(), seen_names.end(), name) != seen_names.end()) continue;
+      seen_names.push_back(name);
+      std::string found;
+      if (name.find('/') != std::string::npos) {
+        found = name;
+      } else {
+        for (const std::string& dir : dirs) {
+          if (::access((dir + "/" + name).c_str(), R_OK) == 0) {
+            found = dir + "/" + name;
+            break;
+          }
+        }
+      }
+      if (found.empty()) return false;  // not found: cannot tell
+      todo.push_back(found);
+    }
   }
   return true;
 }

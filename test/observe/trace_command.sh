@@ -117,6 +117,20 @@ grep -q "ui.perfetto.dev" "$tmp/err8" && ! grep -q "chrome://tracing" "$tmp/err8
 # before it runs: /bin/true loads no libuv at all.
 grep -q "does not load libuv.so.1" "$tmp/err4" || fail "true: not named as a program that loads no libuv.so.1: $(cat "$tmp/err4")"
 grep -q "does not load libuv.so.1" "$tmp/err1" && fail "./prog links libuv.so.1 but was named as one that does not"
+# A program that loads libuv.so.1 through a library of its own (as
+# Debian's node does through libnode.so), found by its run path: not named.
+printf 'int uv_version(void);\nint mid_version(void) { return (int)uv_version(); }\n' > "$tmp/mid.c"
+printf 'int mid_version(void);\nint main(void) { return mid_version() > 0 ? 0 : 1; }\n' > "$tmp/viamid.c"
+# shellcheck disable=SC2086,SC2016
+if ${CC:-cc} -shared -fPIC -o "$tmp/libmid.so" "$tmp/mid.c" $DIFF_REF_LIBS &&
+   ${CC:-cc} -o "$tmp/viamid" "$tmp/viamid.c" -L"$tmp" -lmid -Wl,-rpath,'$ORIGIN'; then
+  (cd "$tmp" && "$phaseloop" trace -o viamid.json -- ./viamid > /dev/null 2> err9); rc=$?
+  [ $rc = 0 ] || fail "./viamid (libuv through libmid.so): status $rc, $(cat "$tmp/err9")"
+  grep -q "does not load libuv.so.1" "$tmp/err9" &&
+    fail "./viamid loads libuv.so.1 through libmid.so but was named as one that does not"
+else
+  fail "build of libmid.so / viamid"
+fi
 "$phaseloop" trace view "$tmp/prog.c" -o "$tmp/x.html" 2> "$tmp/err6"; rc=$?
 [ $rc = 1 ] && grep -q "is not a trace" "$tmp/err6" || fail "trace view of a C file: status $rc, $(cat "$tmp/err6")"
 [ "$status" = 0 ] && echo "ok: usage errors, no libuv, a missing program, not a trace"
