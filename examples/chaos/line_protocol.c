@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* A key-value server speaking a line protocol ("PUT key value", "GET key"),
- * and its client, in one process over a socket pair. It has a real
+ * and its client, in one process over a loopback TCP connection. It has a real
  * ordering bug, the commonest in stream code: the server's read callback
  * takes each read as whole lines, so a command the kernel hands over in
  * two reads is read as two bad commands. On a quiet machine the client's
- * one write arrives in one read and the program passes; under chaos mode
- * (short reads) it fails within a few seeds:
+ * one write arrives in one read and the program passes; a network may
+ * split it anywhere (TCP is a byte stream), and under chaos mode (short
+ * reads) it fails within a few seeds:
  *
  *   phaseloop chaos -- build/examples/chaos/line_protocol-libuv
  *
@@ -88,31 +89,52 @@ static void on_read(uv_stream_t* s, ssize_t n, const uv_buf_t* buf) {
   }
 }
 
+static uv_tcp_t listener, server, client;
+static uv_connect_t connecting;
+static uv_write_t writing;
+static char script[4096];
+static size_t script_len;
+
 static void on_written(uv_write_t* w, int status) {
   if (status != 0) printf("write: %s\n", uv_strerror(status));
   uv_close((uv_handle_t*)w->handle, NULL);
 }
 
+static void on_connected(uv_connect_t* c, int status) {
+  uv_buf_t buf = uv_buf_init(script, (unsigned)script_len);
+  if (status != 0) {
+    printf("connect: %s\n", uv_strerror(status));
+    uv_close((uv_handle_t*)c->handle, NULL);
+    return;
+  }
+  uv_write(&writing, c->handle, &buf, 1, on_written);
+}
+
+static void on_connection(uv_stream_t* l, int status) {
+  if (status != 0) return;
+  uv_tcp_init(l->loop, &server);
+  if (uv_accept(l, (uv_stream_t*)&server) == 0) uv_read_start((uv_stream_t*)&server, alloc_cb, on_read);
+  uv_close((uv_handle_t*)l, NULL);
+}
+
 int main(int argc, char** argv) {
   uv_loop_t* loop = uv_default_loop();
-  uv_os_sock_t fds[2];
-  uv_pipe_t server, client;
-  uv_write_t w;
-  uv_buf_t buf;
-  static char script[4096];
-  size_t len = 0;
+  struct sockaddr_in addr;
+  struct sockaddr_storage bound;
+  int namelen = sizeof bound;
   int i;
   fixed = argc > 1 && strcmp(argv[1], "--fixed") == 0;
   for (i = 0; i < 16; i++)
-    len += (size_t)snprintf(script + len, sizeof script - len, "PUT key%d value%d\nGET key%d\n", i, i, i);
-  if (uv_socketpair(SOCK_STREAM, 0, fds, 0, 0) != 0) return 2;
-  uv_pipe_init(loop, &server, 0);
-  uv_pipe_init(loop, &client, 0);
-  uv_pipe_open(&server, fds[0]);
-  uv_pipe_open(&client, fds[1]);
-  uv_read_start((uv_stream_t*)&server, alloc_cb, on_read);
-  buf = uv_buf_init(script, (unsigned)len);
-  uv_write(&w, (uv_stream_t*)&client, &buf, 1, on_written);
+    script_len += (size_t)snprintf(script + script_len, sizeof script - script_len, "PUT key%d value%d\nGET key%d\n",
+                                   i, i, i);
+  uv_ip4_addr("127.0.0.1", 0, &addr);
+  uv_tcp_init(loop, &listener);
+  if (uv_tcp_bind(&listener, (const struct sockaddr*)&addr, 0) != 0 ||
+      uv_listen((uv_stream_t*)&listener, 1, on_connection) != 0 ||
+      uv_tcp_getsockname(&listener, (struct sockaddr*)&bound, &namelen) != 0)
+    return 2;
+  uv_tcp_init(loop, &client);
+  uv_tcp_connect(&connecting, &client, (const struct sockaddr*)&bound, on_connected);
   uv_run(loop, UV_RUN_DEFAULT);
   printf("%d commands, %d bad\n", commands, bad);
   uv_loop_close(loop);

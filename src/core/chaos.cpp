@@ -136,12 +136,18 @@ bool chaos::take(chaos_kind k, handle* h, std::int64_t a, std::int64_t b) noexce
   return true;
 }
 
-// Half the reads are cut, to a size spread over the powers of two up to
-// 4 KiB (one byte as often as a page), where messages end.
-std::size_t chaos::read_size(handle* h, std::size_t len) noexcept {
+// Half the reads are cut. On TCP, a byte stream that a network may split
+// anywhere, to a size spread over the powers of two up to 4 KiB (one byte
+// as often as a page), where messages end. A pipe, a local socket or a
+// terminal hands a reader each write of PIPE_BUF bytes or fewer whole (a
+// write is queued at once), so a read there is cut to one page, and only
+// when more than a page waits (a large write arriving in pieces); the
+// same numbers are drawn either way.
+std::size_t chaos::read_size(handle* h, std::size_t len, std::size_t whole) noexcept {
   const bool cut = one_in(chaos_kind::reads, 2);
   const std::uint64_t cap = std::uint64_t{1} << below(chaos_kind::reads, 13);
-  const std::size_t size = 1 + below(chaos_kind::reads, len < cap ? len : cap);
+  std::size_t size = 1 + below(chaos_kind::reads, len < cap ? len : cap);
+  if (whole != 0) size = whole > PIPE_BUF ? PIPE_BUF : len;
   if (!cut || size >= len || !take(chaos_kind::reads, h, static_cast<std::int64_t>(len), static_cast<std::int64_t>(size)))
     return len;
   return size;

@@ -40,7 +40,10 @@ class chaos {
 
   // ---- the choices, each for one place in the loop ----
   /// A stream read offered `len` bytes: how many it may take (>= 1).
-  std::size_t read_size(handle* h, std::size_t len) noexcept;
+  /// `whole` is 0 on a TCP stream, which may be cut anywhere; on a pipe,
+  /// a local socket or a terminal, the bytes waiting: a cut there is one
+  /// page (PIPE_BUF), and only when more than a page waits.
+  std::size_t read_size(handle* h, std::size_t len, std::size_t whole) noexcept;
   /// A stream write of `len` bytes: how many the kernel may take (>= 1).
   std::size_t write_size(handle* h, std::size_t len) noexcept;
   /// Whether a call of `which` (1 accept, 2 read, 3 write) says EAGAIN

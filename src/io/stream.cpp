@@ -393,7 +393,10 @@ ssize_t stream::chaos_read_(detail::chaos& c, const fs_buf& b) noexcept {
     errno = EAGAIN;
     return -1;
   }
-  const std::size_t want = c.read_size(this, b.len);
+  // How much waits matters off TCP only (chaos::read_size): asked there.
+  int waiting = 0;
+  if (type_ != handle_type::tcp && (::ioctl(watcher_.fd, FIONREAD, &waiting) != 0 || waiting <= 0)) waiting = 1;
+  const std::size_t want = c.read_size(this, b.len, type_ == handle_type::tcp ? 0 : static_cast<std::size_t>(waiting));
   ssize_t n;
   do n = ::read(watcher_.fd, b.base, want);
   while (n < 0 && errno == EINTR);
