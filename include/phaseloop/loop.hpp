@@ -278,7 +278,11 @@ class loop {
   void job_hook_(const req& r, unsigned worker, std::uint64_t began_ns, std::uint64_t run_ns);
   void send_hook_(async& a);
   void chaos_hook_(const chaos_event& e);
-  void update_time_odd_() noexcept;
+  // The loop's own clock updates (run's): chaos mode may read them behind,
+  // as if the loop was preempted after reading the clock; update_time(),
+  // which a program calls to read the time now, never is.
+  void tick_time_() noexcept;
+  void update_time_odd_(bool own) noexcept;
   // The poll phase's timeout on a manual clock or in chaos mode; `jump`:
   // the manual clock jumps to the next timer if nothing comes.
   int odd_timeout_(int timeout, bool& jump) noexcept;

@@ -64,16 +64,21 @@ loop_observer set_loop_observer(loop_observer o) noexcept {
 std::uint64_t loop::hrtime() noexcept { return clock_ns(CLOCK_MONOTONIC); }
 
 void loop::update_time() noexcept {
-  if (odd_clock_) [[unlikely]] return update_time_odd_();
+  if (odd_clock_) [[unlikely]] return update_time_odd_(false);
   time_ = clock_ns(fast_clock()) / 1000000 + clock_offset_;
 }
 
-// A manual clock moves only by advance(); chaos mode may read the clock
-// behind.
-void loop::update_time_odd_() noexcept {
+void loop::tick_time_() noexcept {
+  if (odd_clock_) [[unlikely]] return update_time_odd_(true);
+  time_ = clock_ns(fast_clock()) / 1000000 + clock_offset_;
+}
+
+// A manual clock moves only by advance(); chaos mode may read the loop's
+// own updates behind.
+void loop::update_time_odd_(bool own) noexcept {
   if (clock_ != clock_mode::real) return;
   const std::uint64_t t = clock_ns(fast_clock()) / 1000000 + clock_offset_;
-  time_ = chaos_ == nullptr ? t : chaos_->clock(t, time_);
+  time_ = chaos_ == nullptr || !own ? t : chaos_->clock(t, time_);
 }
 
 void loop::set_clock(clock_mode m) noexcept {

@@ -70,7 +70,7 @@ int loop::run(run_mode mode) {
     ~leave() { l.wakeup_.leave_awake(); }
   } const leaving{*this};
   bool alive_now = alive();
-  if (!alive_now) update_time();
+  if (!alive_now) tick_time_();
 
   const behaviour& b = behaves();
   const bool newest = b.timers_after_closing;
@@ -79,14 +79,14 @@ int loop::run(run_mode mode) {
   // DEFAULT run, so that code written for the old order still sees due
   // timers first (>= 1.46 skips it when the loop is not alive or stopped).
   if (newest && mode == run_mode::default_ && alive_now && !stop_flag_) {
-    update_time();
+    tick_time_();
     run_timers_(true);
   }
 
   while (alive_now && !stop_flag_) {
     ++iteration_;
     if (!newest) {
-      update_time();
+      tick_time_();
       run_timers_(false);
     }
 
@@ -114,7 +114,7 @@ int loop::run(run_mode mode) {
     // 1.44 runs timers again at the end of a ONCE iteration to guarantee
     // progress; >= 1.45 runs them here in every mode, after poll.
     if (newest || mode == run_mode::once) {
-      update_time();
+      tick_time_();
       run_timers_(false);
     }
 
@@ -425,7 +425,7 @@ template <bool H>
     const std::uint64_t start = wait_start_ns_.exchange(0, std::memory_order_relaxed);
     idle_time_ns_.fetch_add(hrtime() - start, std::memory_order_relaxed);
   }
-  update_time();
+  tick_time_();
   r.peeked = r.peek;
   if (r.peek) {
     r.peek = false;

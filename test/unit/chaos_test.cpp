@@ -561,3 +561,27 @@ TEST(chaos, timers_run_late_never_early) {
 }
 
 }  // namespace
+
+// A program that updates the loop's time itself (uv_update_time) reads the
+// time now: chaos mode reads only the loop's own updates behind.
+TEST(chaos, a_clock_update_the_program_asks_for_is_never_behind) {
+  const pl::chaos_options o = only(3, {pl::chaos_kind::timers});
+  pl::loop l;
+  chaos_log log;
+  l.add_hook(log);
+  l.set_chaos(&o);
+  for (int i = 0; i < 40; i++) {
+    ::usleep(6000);
+    l.update_time();
+  }
+  EXPECT_TRUE(log.seen.empty()) << log.seen.size() << " updates read behind, the first: " << log.seen.front();
+  // The loop's own updates may be (one in four, drawn from the seed).
+  pl::timer t(l);
+  int left = 40;
+  t.data = &left;
+  t.start([](pl::timer* tm) { if (--*static_cast<int*>(tm->data) == 0) tm->close(nullptr); }, 6, 6);
+  l.run();
+  EXPECT_FALSE(log.seen.empty()) << "the loop's own 40 updates: none read behind";
+  l.remove_hook(log);
+  EXPECT_EQ(pltest::finish(l), 0);
+}
