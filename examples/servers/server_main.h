@@ -7,8 +7,11 @@
  *
  *  - the command line: --port N (default 0: the kernel picks a port),
  *    --host ADDR (default 127.0.0.1, IPv4 or IPv6), --loops N for the
- *    servers that allow it, and at most one option of the server's own
- *    that takes an argument (http_server's --root);
+ *    servers that allow it, --tick MS (a repeating timer of MS ms on
+ *    every loop that refreshes the loop's cached wall-clock second, as
+ *    servers keep one for their Date headers and logs; bench/fixed-load.py
+ *    measures an idle server with it), and at most one option of the
+ *    server's own that takes an argument (http_server's --root);
  *  - the listening sockets: bind, listen, and the line
  *    "listening on ADDR:PORT" on stdout once connections are accepted;
  *  - one loop per thread with --loops N (N > 1): every loop has its own
@@ -57,6 +60,8 @@ typedef struct {
   uv_loop_t loop;
   uv_tcp_t listener;
   uv_async_t stop; /* loops after the first: the first asks them to stop */
+  uv_timer_t tick; /* --tick MS */
+  long second;     /* the wall-clock second the last tick saw */
   uv_thread_t thread;
 } server_loop_t;
 
@@ -73,6 +78,7 @@ typedef struct {
   const char* host;
   int port;
   int loops;               /* --loops N (default 1) */
+  int tick_ms;             /* --tick MS (default 0: no tick) */
   const char* extra_value; /* the extra option's argument, or NULL */
 
   /* Set once SIGINT or SIGTERM asked the server to stop, before any
@@ -86,7 +92,7 @@ typedef struct {
 } server_t;
 
 static int server_usage(const server_t* s, const char* prog) {
-  fprintf(stderr, "usage: %s [--port N] [--host ADDR]", prog);
+  fprintf(stderr, "usage: %s [--port N] [--host ADDR] [--tick MS]", prog);
   if (s->multi_loop) fprintf(stderr, " [--loops N]");
   if (s->extra != NULL) fprintf(stderr, " [%s %s]", s->extra, s->extra_arg);
   fputc('\n', stderr);
@@ -99,6 +105,7 @@ static int server_parse_args(server_t* s, int argc, char** argv) {
   s->host = "127.0.0.1";
   s->port = 0;
   s->loops = 1;
+  s->tick_ms = 0;
   s->extra_value = NULL;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
@@ -108,6 +115,14 @@ static int server_parse_args(server_t* s, int argc, char** argv) {
       s->port = (int)v;
     } else if (strcmp(argv[i], "--host") == 0 && i + 1 < argc) {
       s->host = argv[++i];
+    } else if (strcmp(argv[i], "--tick") == 0 && i + 1 < argc) {
+      char* end;
+      long v = strtol(argv[++i], &end, 10);
+      if (*end != '\0' || v < 1 || v > 3600000) {
+        fprintf(stderr, "%s: --tick takes 1 to 3600000 (ms), not %s\n", s->name, argv[i]);
+        return 2;
+      }
+      s->tick_ms = (int)v;
     } else if (s->multi_loop && strcmp(argv[i], "--loops") == 0 && i + 1 < argc) {
       char* end;
       long v = strtol(argv[++i], &end, 10);
@@ -194,6 +209,13 @@ static void server_on_signal(uv_signal_t* w, int signum) {
   uv_walk(w->loop, server_close_handle, s);
 }
 
+/* --tick: the loop's cached wall-clock second. */
+static void server_on_tick(uv_timer_t* t) {
+  server_loop_t* l = (server_loop_t*)((char*)t - offsetof(server_loop_t, tick));
+  uv_timeval64_t now;
+  if (uv_gettimeofday(&now) == 0) l->second = (long)now.tv_sec;
+}
+
 static void server_thread(void* arg) {
   server_loop_t* l = arg;
   uv_run(&l->loop, UV_RUN_DEFAULT);
@@ -222,6 +244,10 @@ static int server_run(server_t* s) {
     if (server_listen(s, l, port, s->loops > 1, &port) != 0) status = 1;
     l->stop.data = NULL;
     if (inited > 0 && uv_async_init(&l->loop, &l->stop, server_on_stop) != 0) status = 1;
+    l->tick.data = NULL;
+    if (s->tick_ms > 0 && (uv_timer_init(&l->loop, &l->tick) != 0 ||
+                           uv_timer_start(&l->tick, server_on_tick, (uint64_t)s->tick_ms, (uint64_t)s->tick_ms) != 0))
+      status = 1;
   }
   if (status == 0) {
     s->sigint_watcher.data = NULL;

@@ -15,7 +15,7 @@ top=${srcdir:-.}
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 
-with_rounds="run.sh http-wrk.sh trace-cost.sh engine-promises.sh node-layer.sh fs-io.sh libuv-suite.py"
+with_rounds="run.sh http-wrk.sh trace-cost.sh engine-promises.sh node-layer.sh fs-io.sh libuv-suite.py fixed-load.py"
 others="callgrind.sh targets.sh lib.sh"
 
 # expect NAME PATTERN ARGS...: bench/NAME ARGS exits 2 and says PATTERN

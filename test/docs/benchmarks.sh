@@ -28,6 +28,9 @@ for s in $("$top/tools/gen-benchmarks" --sections); do
       fail "the stamp is not one of a whole run: $(head -1 "$tmp/$s")" ;;
     targets) ;;
     # (Or the page's run predates the section, and the block says so.)
+    fixed) grep -q '^Not measured yet: the run stamped above predates' "$tmp/$s" ||
+      head -1 "$tmp/$s" | grep -q '^`bench/fixed-load.py [^`]*` ([0-9]* s):$' ||
+      fail "the fixed block neither starts with its command nor says the run predates it" ;;
     suite-perf) grep -q '^Every network benchmark of the suite met its target\|^Not measured yet: the run stamped above predates' "$tmp/$s" ||
       head -1 "$tmp/$s" | grep -q '^`bench/libuv-suite.py [^`]*--perf[^`]*` ([0-9]* s):$' ||
       fail "the suite-perf block neither starts with its --perf command nor says no network benchmark missed" ;;

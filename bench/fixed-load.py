@@ -1,0 +1,530 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""What a server's owner pays: CPU per request at a fixed offered load,
+latency, errors, and the CPU of an idle server, on real libuv and on
+phaseloop, side by side in one interleaved run.
+
+usage: bench/fixed-load.py BUILDDIR [options]
+
+Servers (--servers, default c,node):
+  c     examples/servers/http_server built twice from one source: against
+        Debian's libuv (http_server-libuv) and against phaseloop
+        (http_server); --loops L runs it with that many loops (threads,
+        each with its own SO_REUSEPORT listener).
+  node  bench/node/http_hello.js on the Node of the machine's Debian
+        release from the clients kit (test/clients/node/fetch), on its real
+        libuv.so.1 and on phaseloop's drop-in (test/clients/node/lib/
+        with-node); L > 1 loops: --workers L (the cluster module).
+
+For each server and loop count, the maximum rate is measured first: h2load
+(package nghttp2-client) with --clients connections, each sending its next
+request when the last was answered, for --duration seconds, against the
+libuv configuration and then phaseloop's (--rounds times, the median).
+Then each offered load (--loads, percent of libuv's maximum) is held with
+h2load --rps for --duration seconds, the libuv and phaseloop servers taking
+turns (the first of a round alternates), --rounds times. Per run: the
+server's CPU time (user + system, every thread of every process of the
+server: /proc/PID/task/TID/schedstat, in nanoseconds) per 1,000 answered
+requests; the requests' latency from h2load --log-file (p50, p99, max); the
+errors (failed, errored, timed out, or not 2xx). The tables give medians
+over the rounds.
+
+Idle (--idle SECONDS, default 60; 0: none): both servers of a kind run at
+once, each with --tick 1000 (a repeating 1 s timer) and 4 keep-alive
+connections that sent one request each and then wait; their CPU time and
+context switches over SECONDS are compared.
+
+Everything is loopback only and every process is stopped at the end (the
+servers with SIGTERM, and must exit 0). The machine's load average is
+printed before and after. Output: markdown tables on stdout; --json FILE
+keeps every measurement.
+
+options:
+  --servers LIST   c, node, or c,node (default)
+  --loops LIST     loop counts (default 1,2)
+  --loads LIST     offered loads, percent of libuv's maximum (default 10,50,90)
+  --clients N      h2load connections (default 16)
+  --duration S     seconds per h2load run (default 10)
+  -r, --rounds N   rounds (default 3)
+  --idle S         seconds of the idle measurement (default 60; 0: none)
+  --json FILE      every measurement, as JSON
+  --quick          1 round, 2 s runs, loads 50, loops 1, idle 3 s (a smoke test)
+"""
+
+import json
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+NAME = "fixed-load.py"
+
+
+def die(msg, status=1):
+    print(f"{NAME}: {msg}", file=sys.stderr)
+    sys.exit(status)
+
+
+def positive(what, value):
+    if not re.fullmatch(r"[0-9]+", value) or value.strip("0") == "":
+        die(f"{what} must be a positive integer, not '{value}'", 2)
+    return int(value)
+
+
+def positive_list(what, text):
+    return [positive(what, v) for v in text.split(",")]
+
+
+def parse_args(argv):
+    """The options, or exit 2 with a message that names what is wrong."""
+    opts = {"servers": "c,node", "loops": "1,2", "loads": "10,50,90", "clients": "16", "duration": "10",
+            "rounds": "3", "idle": "60", "json": None, "quick": False, "build": None}
+    names = {"--servers": "servers", "--loops": "loops", "--loads": "loads", "--clients": "clients",
+             "--duration": "duration", "-r": "rounds", "--rounds": "rounds", "--idle": "idle", "--json": "json"}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in names:
+            if i + 1 >= len(argv):
+                die(f"{a} needs a value", 2)
+            opts[names[a]] = argv[i + 1]
+            i += 2
+        elif a == "--quick":
+            opts["quick"] = True
+            i += 1
+        elif a.startswith("-"):
+            die(f"unknown option {a} (--help lists them)", 2)
+        elif opts["build"] is None:
+            opts["build"] = a
+            i += 1
+        else:
+            die(f"one build directory, not also '{a}'", 2)
+    if opts["build"] is None:
+        die("usage: bench/fixed-load.py BUILDDIR [options] (--help lists them)", 2)
+    return opts
+
+
+# ---- processes ------------------------------------------------------------
+
+
+def tree(pid):
+    """pid and every process below it."""
+    out = [pid]
+    i = 0
+    while i < len(out):
+        try:
+            with open(f"/proc/{out[i]}/task/{out[i]}/children") as f:
+                out += [int(c) for c in f.read().split()]
+        except OSError:
+            pass
+        i += 1
+    return out
+
+
+def cpu_ns(pid):
+    """On-CPU nanoseconds of every thread of pid's process tree."""
+    total = 0
+    for p in tree(pid):
+        try:
+            tids = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        for t in tids:
+            try:
+                with open(f"/proc/{p}/task/{t}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass
+    return total
+
+
+def switches(pid):
+    """Context switches (voluntary + involuntary) of pid's threads."""
+    total = 0
+    for p in tree(pid):
+        try:
+            tids = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        for t in tids:
+            try:
+                with open(f"/proc/{p}/task/{t}/status") as f:
+                    for line in f:
+                        if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                            total += int(line.split()[1])
+            except (OSError, ValueError):
+                pass
+    return total
+
+
+def maps_libuv(pid):
+    libs = set()
+    for p in tree(pid):
+        try:
+            with open(f"/proc/{p}/maps") as f:
+                for line in f:
+                    fields = line.split()
+                    if len(fields) >= 6 and "libuv.so" in fields[5]:
+                        libs.add(os.path.realpath(fields[5]))
+        except OSError:
+            pass
+    return libs
+
+
+class Server:
+    """One server process: started, its port read, its libuv checked,
+    stopped with SIGTERM. `libuv` is the libuv.so.1 it must map, or None
+    for phaseloop's own build, which must map none."""
+
+    def __init__(self, label, argv, env, libuv, work):
+        self.label = label
+        self.out = open(os.path.join(work, label.replace(" ", "_") + ".out"), "w+")
+        self.proc = subprocess.Popen(argv, env=env, stdout=self.out, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        self.port = None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and self.port is None:
+            self.out.seek(0)
+            m = re.search(r"^listening on 127\.0\.0\.1:(\d+)$", self.out.read(), re.M)
+            if m:
+                self.port = int(m.group(1))
+            elif self.proc.poll() is not None:
+                break
+            else:
+                time.sleep(0.05)
+        if self.port is None:
+            self.kill()
+            die(f"{label}: no 'listening on' line within 30 s:\n{self.output()}")
+        libs = maps_libuv(self.proc.pid)
+        if libs != ({libuv} if libuv else set()):
+            self.kill()
+            want = libuv or "no libuv.so (phaseloop's own build)"
+            die(f"{label}: maps {sorted(libs) or 'no libuv.so'}, not {want}")
+
+    def output(self):
+        self.out.seek(0)
+        return self.out.read()[-2000:]
+
+    def cpu(self):
+        return cpu_ns(self.proc.pid)
+
+    def switches(self):
+        return switches(self.proc.pid)
+
+    def kill(self):
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        self.proc.wait()
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            status = self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            die(f"{self.label}: still running 20 s after SIGTERM")
+        if status != 0:
+            die(f"{self.label}: exit status {status} after SIGTERM:\n{self.output()}")
+
+
+def server_kinds(servers, build, work):
+    """kind -> {"libuv": start, "phaseloop": start}, start(loops, tick) -> Server."""
+    kinds = {}
+    real_uv = os.path.realpath("/usr/lib/x86_64-linux-gnu/libuv.so.1")
+    dropin_dir = os.path.join(build, "dropin", ".libs")
+    dropin_uv = os.path.realpath(os.path.join(dropin_dir, "libuv.so.1"))
+    base_env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+    if "c" in servers:
+        ex = os.path.join(build, "examples", "servers")
+
+        def c_server(config):
+            # http_server-libuv links Debian's libuv; http_server is
+            # phaseloop's own build of the same source.
+            prog = os.path.join(ex, "http_server-libuv" if config == "libuv" else "http_server")
+            if not os.access(prog, os.X_OK):
+                die(f"{prog} is not built (make -C {build} examples/servers/http_server "
+                    "examples/servers/http_server-libuv)")
+
+            def start(loops, tick):
+                argv = [prog, "--port", "0"] + (["--loops", str(loops)] if loops > 1 else [])
+                argv += ["--tick", str(tick)] if tick else []
+                return Server(f"c {config} {loops}", argv, dict(base_env),
+                              real_uv if config == "libuv" else None, work)
+            return start
+        kinds["c"] = {"libuv": c_server("libuv"), "phaseloop": c_server("phaseloop")}
+    if "node" in servers:
+        clients = os.environ.get("CLIENTS_BUILD", os.path.join(build, "clients"))
+        kit = os.path.join(ROOT, "test", "clients", "node")
+        r = subprocess.run([os.path.join(kit, "fetch")], env=dict(os.environ, PHASELOOP_BUILD=build),
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            die(f"test/clients/node/fetch failed:\n{r.stdout[-2000:]}")
+        root = os.path.join(clients, "node", "root")
+        node = os.path.join(root, "usr", "bin", "node")
+        syslib = os.path.join(root, "usr", "lib", "x86_64-linux-gnu")
+        script = os.path.join(ROOT, "bench", "node", "http_hello.js")
+
+        def node_server(config):
+            uv = real_uv if config == "libuv" else dropin_uv
+
+            def start(loops, tick):
+                env = dict(base_env, NODE_KIT_ROOT=root, NODE_KIT_OUT=os.path.join(work, f"node-{config}"),
+                           NODE_KIT_LDPATH=syslib if config == "libuv" else dropin_dir + ":" + syslib,
+                           NODE_KIT_EXPECT_UV=uv)
+                argv = ["unshare", "--mount", "--propagation", "private", os.path.join(kit, "lib", "with-node"),
+                        "real" if config == "libuv" else "dropin", node, script]
+                argv += ["--workers", str(loops)] if loops > 1 else []
+                argv += ["--tick", str(tick)] if tick else []
+                return Server(f"node {config} {loops}", argv, env, uv, work)
+            return start
+        kinds["node"] = {"libuv": node_server("libuv"), "phaseloop": node_server("phaseloop")}
+    return kinds
+
+
+# ---- load -------------------------------------------------------------------
+
+
+def h2load(port, clients, duration, rps, log):
+    """One h2load run; returns (answered 2xx, errors, achieved req/s)."""
+    argv = ["h2load", "--h1", "-c", str(clients), "-D", str(duration), "-T", "10", "-N", "10",
+            f"--log-file={log}", f"http://127.0.0.1:{port}/"]
+    if rps is not None:
+        argv[1:1] = [f"--rps={rps:.3f}"]
+    r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       timeout=duration + 60)
+    m = re.search(r"requests: (\d+) total, (\d+) started, (\d+) done, (\d+) succeeded, (\d+) failed, "
+                  r"(\d+) errored, (\d+) timeout", r.stdout)
+    codes = re.search(r"status codes: (\d+) 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx", r.stdout)
+    rate = re.search(r"finished in [0-9.]+m?s, ([0-9.]+) req/s", r.stdout)
+    if r.returncode != 0 or not m or not codes or not rate:
+        die(f"h2load failed (status {r.returncode}):\n{r.stdout[-2000:]}")
+    ok = int(codes.group(1))
+    errors = int(m.group(5)) + int(m.group(6)) + int(m.group(7)) + int(codes.group(2)) + \
+        int(codes.group(3)) + int(codes.group(4))
+    return ok, errors, float(rate.group(1))
+
+
+def latencies(log):
+    """The requests' times (microseconds) in h2load's --log-file."""
+    out = []
+    with open(log) as f:
+        for line in f:
+            fields = line.split("\t")
+            if len(fields) >= 3:
+                try:
+                    out.append(int(fields[2]))
+                except ValueError:
+                    pass
+    return sorted(out)
+
+
+def percentile(sorted_values, p):
+    if not sorted_values:
+        return None
+    k = min(len(sorted_values) - 1, max(0, int(round(p / 100.0 * len(sorted_values) + 0.5)) - 1))
+    return sorted_values[k]
+
+
+def measure(server, clients, duration, rps, work):
+    """The server under h2load: its CPU per 1,000 answered requests (ms),
+    latency p50/p99/max (us), errors, achieved req/s."""
+    log = os.path.join(work, "h2load.log")
+    before = server.cpu()
+    ok, errors, rate = h2load(server.port, clients, duration, rps, log)
+    spent = server.cpu() - before
+    lat = latencies(log)
+    return {
+        "cpu_ms_per_1000": spent / 1e6 / ok * 1000 if ok else None,
+        "cpu_s": spent / 1e9,
+        "answered": ok,
+        "errors": errors,
+        "rate": rate,
+        "offered_rps": None if rps is None else rps,
+        "p50_us": percentile(lat, 50),
+        "p99_us": percentile(lat, 99),
+        "max_us": lat[-1] if lat else None,
+    }
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median_low(values) if values else None
+
+
+# ---- idle -----------------------------------------------------------------
+
+
+def hold_connections(port, count):
+    """count keep-alive connections that each sent one request and read
+    its answer, left open."""
+    socks = []
+    for _ in range(count):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n")
+        got = b""
+        while b"\r\n\r\n" not in got or not got.rstrip().endswith(b"hello"):
+            chunk = s.recv(4096)
+            if not chunk:
+                die(f"port {port}: the connection closed before the answer")
+            got += chunk
+        if not got.startswith(b"HTTP/1.1 200"):
+            die(f"port {port}: answered {got[:40]!r}")
+        socks.append(s)
+    return socks
+
+
+def idle(kind, starts, seconds, work):
+    servers = {cfg: start(1, 1000) for cfg, start in starts.items()}
+    try:
+        conns = {cfg: hold_connections(s.port, 4) for cfg, s in servers.items()}
+        time.sleep(1)  # past the connections' own work
+        cpu0 = {cfg: s.cpu() for cfg, s in servers.items()}
+        sw0 = {cfg: s.switches() for cfg, s in servers.items()}
+        time.sleep(seconds)
+        result = {cfg: {"cpu_ms": (s.cpu() - cpu0[cfg]) / 1e6, "switches": s.switches() - sw0[cfg]}
+                  for cfg, s in servers.items()}
+        for socks in conns.values():
+            for c in socks:
+                c.close()
+    finally:
+        for s in servers.values():
+            s.stop()
+    return result
+
+
+# ---- tables -----------------------------------------------------------------
+
+
+def fmt(v, digits=2):
+    if v is None:
+        return "-"
+    return f"{v:.{digits}f}"
+
+
+def ratio(a, b):
+    return "-" if a is None or b is None or b == 0 else f"{a / b:.2f}"
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def main():
+    if any(a in ("-h", "--help") for a in sys.argv[1:]):
+        print(__doc__.strip())
+        return 0
+    o = parse_args(sys.argv[1:])
+    servers = [s for s in o["servers"].split(",") if s]
+    for s in servers:
+        if s not in ("c", "node"):
+            die(f"--servers takes c and node, not '{s}'", 2)
+    rounds = positive("-r", o["rounds"])
+    loops = positive_list("--loops", o["loops"])
+    loads = positive_list("--loads", o["loads"])
+    if any(v > 100 for v in loads):
+        die("--loads are percents of the maximum, at most 100", 2)
+    clients = positive("--clients", o["clients"])
+    duration = positive("--duration", o["duration"])
+    if not re.fullmatch(r"[0-9]+", o["idle"]):
+        die(f"--idle takes seconds, not '{o['idle']}'", 2)
+    idle_s = int(o["idle"])
+    if o["quick"]:
+        rounds, duration, loads, loops, idle_s = 1, 2, [50], [1], 3
+    if not os.path.isdir(o["build"]):
+        die(f"{o['build']} is not a build directory", 2)
+    build = os.path.abspath(o["build"])
+    if subprocess.run(["sh", "-c", "command -v h2load"], stdout=subprocess.DEVNULL).returncode != 0:
+        die("h2load is missing (Debian package nghttp2-client; tools/setup --bench installs it)")
+
+    work = tempfile.mkdtemp(prefix="fixed-load.")
+    kinds = server_kinds(servers, build, work)
+    record = {"machine_load_before": loadavg(), "clients": clients, "duration_s": duration,
+              "rounds": rounds, "runs": [], "max": [], "idle": {}}
+    print(f"{NAME}: load average {record['machine_load_before']} at the start; h2load -c {clients}, "
+          f"{duration} s runs, {rounds} round(s)", file=sys.stderr)
+    order = ["libuv", "phaseloop"]
+    for kind, starts in kinds.items():
+        for nl in loops:
+            servers = {cfg: starts[cfg](nl, 0) for cfg in order}
+            try:
+                # The maximum: flat out, libuv then phaseloop, per round.
+                maxima = {cfg: [] for cfg in order}
+                for r in range(rounds):
+                    for cfg in (order if r % 2 == 0 else order[::-1]):
+                        m = measure(servers[cfg], clients, duration, None, work)
+                        maxima[cfg].append(m["rate"])
+                        record["max"].append(dict(kind=kind, loops=nl, config=cfg, round=r, **m))
+                top = median(maxima["libuv"])
+                print(f"{NAME}: {kind}, {nl} loop(s): maximum {top:.0f} req/s on libuv, "
+                      f"{median(maxima['phaseloop']):.0f} on phaseloop", file=sys.stderr)
+                for pct in loads:
+                    rps = top * pct / 100.0
+                    for r in range(rounds):
+                        for cfg in (order if r % 2 == 0 else order[::-1]):
+                            m = measure(servers[cfg], clients, duration, rps / clients, work)
+                            record["runs"].append(dict(kind=kind, loops=nl, load=pct, offered=rps,
+                                                       config=cfg, round=r, **m))
+            finally:
+                for s in servers.values():
+                    s.stop()
+        if idle_s > 0:
+            record["idle"][kind] = idle(kind, starts, idle_s, work)
+    record["machine_load_after"] = loadavg()
+    if o["json"]:
+        with open(o["json"], "w") as f:
+            json.dump(record, f, indent=1)
+    print_tables(record, loads, loops, idle_s)
+    return 0
+
+
+def print_tables(record, loads, loops, idle_s):
+    runs = record["runs"]
+    print(f"h2load --h1 -c {record['clients']} --rps, {record['duration_s']} s per run, median of "
+          f"{record['rounds']} round(s), libuv and phaseloop taking turns; load average "
+          f"{record['machine_load_before']} before, {record['machine_load_after']} after.")
+    print()
+    print("| server | loops | load | offered req/s | CPU ms / 1,000 req libuv | phaseloop | libuv / phaseloop "
+          "| p50 us libuv / phaseloop | p99 us libuv / phaseloop | max us libuv / phaseloop | errors |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for kind in sorted({r["kind"] for r in runs}, key=["c", "node"].index):
+        for nl in loops:
+            for pct in loads:
+                sel = {cfg: [r for r in runs if r["kind"] == kind and r["loops"] == nl and r["load"] == pct
+                             and r["config"] == cfg] for cfg in ("libuv", "phaseloop")}
+                if not sel["libuv"]:
+                    continue
+                med = {cfg: {k: median([r[k] for r in rs]) for k in
+                             ("cpu_ms_per_1000", "p50_us", "p99_us", "max_us")} for cfg, rs in sel.items()}
+                errors = {cfg: sum(r["errors"] for r in rs) for cfg, rs in sel.items()}
+                offered = sel["libuv"][0]["offered"]
+                name = "example HTTP server" if kind == "c" else "Node http hello"
+                lu, pl = med["libuv"], med["phaseloop"]
+                print(f"| {name} | {nl} | {pct} % | {offered:.0f} | {fmt(lu['cpu_ms_per_1000'])} | "
+                      f"{fmt(pl['cpu_ms_per_1000'])} | {ratio(lu['cpu_ms_per_1000'], pl['cpu_ms_per_1000'])} | "
+                      f"{fmt(lu['p50_us'], 0)} / {fmt(pl['p50_us'], 0)} | {fmt(lu['p99_us'], 0)} / "
+                      f"{fmt(pl['p99_us'], 0)} | {fmt(lu['max_us'], 0)} / {fmt(pl['max_us'], 0)} | "
+                      f"{errors['libuv']} / {errors['phaseloop']} |")
+    if record["idle"]:
+        print()
+        print(f"Idle for {idle_s} s (one listener, 4 idle keep-alive connections, a repeating 1 s timer), "
+              "both servers at once:")
+        print()
+        print("| server | CPU ms libuv | phaseloop | context switches libuv | phaseloop |")
+        print("| --- | ---: | ---: | ---: | ---: |")
+        for kind, r in record["idle"].items():
+            name = "example HTTP server" if kind == "c" else "Node http hello"
+            print(f"| {name} | {fmt(r['libuv']['cpu_ms'])} | {fmt(r['phaseloop']['cpu_ms'])} | "
+                  f"{r['libuv']['switches']} | {r['phaseloop']['switches']} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
