@@ -288,7 +288,7 @@ class loop {
   int odd_timeout_(int timeout, bool& jump) noexcept;
   // Chaos mode's choices on a poll batch: its order, and which of its
   // events wait for the next poll; the number of events to dispatch.
-  int chaos_batch_(detail::io_event* events, int n) noexcept;
+  int chaos_batch_(detail::io_event* events, int n, bool posted) noexcept;
   static constexpr int max_batch_ = 1024;  // events one wait may return
 
   // A callback made from the poll phase (async, signal, threadpool): hooks

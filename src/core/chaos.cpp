@@ -244,8 +244,14 @@ void loop::chaos_hook_(const chaos_event& e) {
 // shuffled, and each event left for the next poll one time in four --
 // never all of them, never an edge-triggered watch (its event would not
 // come again), never the signal pipe. A level-triggered fd still ready is
-// reported again by the next wait.
-int loop::chaos_batch_(detail::io_event* events, int n) noexcept {
+// reported again by the next wait. A batch with a notification in it --
+// the signal pipe, or an edge-triggered watch such as the loop's eventfd
+// -- keeps every event, and so does one that comes with a send found
+// posted (`posted`: a thread's wake-up that needed no write): a
+// notification usually follows what the others report (a child closes its
+// pipes before its SIGCHLD, a thread writes its data before it wakes the
+// loop), and a wait that sees it sees them.
+int loop::chaos_batch_(detail::io_event* events, int n, bool posted) noexcept {
   detail::chaos& c = *chaos_;
   detail::io_event order[max_batch_];
   for (int i = 0; i < n; i++) order[i] = events[i];
@@ -253,12 +259,17 @@ int loop::chaos_batch_(detail::io_event* events, int n) noexcept {
     const int j = static_cast<int>(c.below(chaos_kind::batch, static_cast<std::uint64_t>(i) + 1));
     std::swap(order[i], order[j]);
   }
+  const auto notification = [&](const detail::io_watcher* w) {
+    return w != nullptr && (((w->wanted | w->registered) & detail::io_edge) || w == &signal_watcher_);
+  };
+  bool notified = posted;
+  for (int i = 0; i < n && !notified; i++) notified = notification(poller_.watcher(order[i].fd));
   // Which wait: moved to the end, in their new order.
   detail::io_event later[max_batch_];
   int waiting = 0, kept = 0;
   for (int i = 0; i < n; i++) {
     const detail::io_watcher* w = poller_.watcher(order[i].fd);
-    const bool may_wait = w != nullptr && !((w->wanted | w->registered) & detail::io_edge) && w != &signal_watcher_;
+    const bool may_wait = !notified && w != nullptr && !notification(w);
     if (c.one_in(chaos_kind::batch, 4) && may_wait) {
       later[waiting++] = order[i];
     } else {

@@ -408,6 +408,58 @@ TEST(chaos, an_event_left_for_the_next_poll_still_comes) {
   EXPECT_GE(later, 1) << "no seed of 20 left an event for the next poll";
 }
 
+// A thread writes to a socket, then wakes the loop: a wait that sees the
+// wake-up sees the data, so chaos mode never leaves the socket's event for
+// a later poll than the wake-up's (it may still run after it in the batch).
+TEST(chaos, data_sent_before_a_wake_up_is_read_in_its_iteration) {
+  for (std::uint64_t seed = 1; seed <= 20; seed++) {
+    const pl::chaos_options o = only(seed, {pl::chaos_kind::batch});
+    int a[2], b[2];
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, a), 0);
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, b), 0);
+    pl::loop l;
+    l.set_chaos(&o);
+    struct seen {
+      std::uint64_t woken = 0, read = 0;
+      int reads = 0;
+    } st;
+    pl::async wake(l, [](pl::async* h) {
+      static_cast<seen*>(h->data)->woken = h->owner().iteration();
+      h->close(nullptr);
+    });
+    wake.data = &st;
+    pl::pipe pa(l, false), pb(l, false);
+    pa.open(a[0]);
+    pb.open(b[0]);
+    for (pl::pipe* p : {&pa, &pb}) {
+      p->data = &st;
+      p->read_start(
+          [](pl::handle*, std::size_t, pl::fs_buf* out) {
+            static char space[16];
+            *out = pl::fs_buf{space, sizeof space};
+          },
+          [](pl::stream* s, ssize_t n, const pl::fs_buf*) {
+            if (n <= 0) return;
+            auto& t = *static_cast<seen*>(s->data);
+            t.read = std::max(t.read, s->owner().iteration());
+            t.reads++;
+            s->close(nullptr);
+          });
+    }
+    l.run(pl::run_mode::nowait);
+    std::thread([&] {
+      EXPECT_EQ(::write(a[1], "x", 1), 1);
+      EXPECT_EQ(::write(b[1], "y", 1), 1);
+      wake.send();
+    }).join();
+    l.run();
+    EXPECT_EQ(st.reads, 2) << "seed " << seed;
+    EXPECT_EQ(st.read, st.woken) << "seed " << seed << ": the data came in a later iteration than the wake-up";
+    for (int fd : {a[1], b[1]}) ::close(fd);
+    EXPECT_EQ(pltest::finish(l), 0);
+  }
+}
+
 // ---- accepting ----------------------------------------------------------------------
 
 // Three connections wait before the loop polls: the iterations their
