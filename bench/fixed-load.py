@@ -127,9 +127,9 @@ def tree(pid):
     return out
 
 
-def cpu_ns(pid):
-    """On-CPU nanoseconds of every thread of pid's process tree."""
-    total = 0
+def thread_files(pid, name):
+    """The text of /proc/P/task/T/NAME for every thread T of every process
+    P of pid's tree (the ones that went away meanwhile left out)."""
     for p in tree(pid):
         try:
             tids = os.listdir(f"/proc/{p}/task")
@@ -137,29 +137,24 @@ def cpu_ns(pid):
             continue
         for t in tids:
             try:
-                with open(f"/proc/{p}/task/{t}/schedstat") as f:
-                    total += int(f.read().split()[0])
-            except (OSError, ValueError, IndexError):
+                with open(f"/proc/{p}/task/{t}/{name}") as f:
+                    yield f.read()
+            except OSError:
                 pass
-    return total
+
+
+def cpu_ns(pid):
+    """On-CPU nanoseconds of every thread of pid's process tree."""
+    return sum(int(text.split()[0]) for text in thread_files(pid, "schedstat") if text.split())
 
 
 def switches(pid):
     """Context switches (voluntary + involuntary) of pid's threads."""
     total = 0
-    for p in tree(pid):
-        try:
-            tids = os.listdir(f"/proc/{p}/task")
-        except OSError:
-            continue
-        for t in tids:
-            try:
-                with open(f"/proc/{p}/task/{t}/status") as f:
-                    for line in f:
-                        if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
-                            total += int(line.split()[1])
-            except (OSError, ValueError):
-                pass
+    for text in thread_files(pid, "status"):
+        for line in text.splitlines():
+            if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                total += int(line.split()[1])
     return total
 
 

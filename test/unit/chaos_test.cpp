@@ -9,8 +9,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -360,24 +362,21 @@ TEST(chaos, a_batch_in_another_order_delivers_everything) {
   EXPECT_GE(swapped, 1) << "no seed of 10 reordered the batch";
 }
 
-// Both sockets readable before the poll: in how many iterations their
-// callbacks ran, and whether chaos mode left one for the next poll.
-TEST(chaos, an_event_left_for_the_next_poll_still_comes) {
-  int later = 0;
-  for (std::uint64_t seed = 1; seed <= 20; seed++) {
-    const pl::chaos_options o = only(seed, {pl::chaos_kind::batch});
-    int a[2], b[2];
-    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, a), 0);
-    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, b), 0);
-    pl::loop l;
-    chaos_log log;
-    l.add_hook(log);
-    l.set_chaos(&o);
-    pl::pipe pa(l, false), pb(l, false);
-    pa.open(a[0]);
-    pb.open(b[0]);
-    std::vector<std::uint64_t> when;
-    for (pl::pipe* p : {&pa, &pb}) {
+// Two local sockets, each read once by a pipe handle of loop `l`, which
+// notes the iteration it read in and closes; the peers' ends in `peer`.
+struct two_sockets {
+  int a[2] = {-1, -1}, b[2] = {-1, -1};
+  std::vector<std::uint64_t> when;  // the iterations the reads came in
+  std::unique_ptr<pl::pipe> pa, pb;
+  bool open(pl::loop& l) {
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, a) != 0 ||
+        ::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, b) != 0)
+      return false;
+    pa = std::make_unique<pl::pipe>(l, false);
+    pb = std::make_unique<pl::pipe>(l, false);
+    pa->open(a[0]);
+    pb->open(b[0]);
+    for (pl::pipe* p : {pa.get(), pb.get()}) {
       p->data = &when;
       p->read_start(
           [](pl::handle*, std::size_t, pl::fs_buf* out) {
@@ -390,10 +389,31 @@ TEST(chaos, an_event_left_for_the_next_poll_still_comes) {
             s->close(nullptr);
           });
     }
+    return true;
+  }
+  bool write_both() { return ::write(a[1], "x", 1) == 1 && ::write(b[1], "y", 1) == 1; }
+  ~two_sockets() {
+    for (int fd : {a[1], b[1]})
+      if (fd >= 0) ::close(fd);
+  }
+};
+
+// Both sockets readable before the poll: in how many iterations their
+// callbacks ran, and whether chaos mode left one for the next poll.
+TEST(chaos, an_event_left_for_the_next_poll_still_comes) {
+  int later = 0;
+  for (std::uint64_t seed = 1; seed <= 20; seed++) {
+    const pl::chaos_options o = only(seed, {pl::chaos_kind::batch});
+    pl::loop l;
+    chaos_log log;
+    l.add_hook(log);
+    l.set_chaos(&o);
+    two_sockets t;
+    ASSERT_TRUE(t.open(l));
     l.run(pl::run_mode::nowait);
-    ASSERT_EQ(::write(a[1], "x", 1), 1);
-    ASSERT_EQ(::write(b[1], "y", 1), 1);
+    ASSERT_TRUE(t.write_both());
     l.run();
+    const std::vector<std::uint64_t>& when = t.when;
     EXPECT_EQ(when.size(), 2u) << "seed " << seed;
     bool deferred = false;
     for (const std::string& c : log.seen) deferred |= c.rfind("batch:2:1@", 0) == 0;
@@ -402,7 +422,6 @@ TEST(chaos, an_event_left_for_the_next_poll_still_comes) {
       EXPECT_TRUE(when.size() == 2 && when[0] != when[1]) << "seed " << seed << ": one was left, yet both ran in one iteration";
     }
     l.remove_hook(log);
-    for (int fd : {a[1], b[1]}) ::close(fd);
     EXPECT_EQ(pltest::finish(l), 0);
   }
   EXPECT_GE(later, 1) << "no seed of 20 left an event for the next poll";
@@ -414,48 +433,25 @@ TEST(chaos, an_event_left_for_the_next_poll_still_comes) {
 TEST(chaos, data_sent_before_a_wake_up_is_read_in_its_iteration) {
   for (std::uint64_t seed = 1; seed <= 20; seed++) {
     const pl::chaos_options o = only(seed, {pl::chaos_kind::batch});
-    int a[2], b[2];
-    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, a), 0);
-    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, b), 0);
     pl::loop l;
     l.set_chaos(&o);
-    struct seen {
-      std::uint64_t woken = 0, read = 0;
-      int reads = 0;
-    } st;
+    std::uint64_t woken = 0;
     pl::async wake(l, [](pl::async* h) {
-      static_cast<seen*>(h->data)->woken = h->owner().iteration();
+      *static_cast<std::uint64_t*>(h->data) = h->owner().iteration();
       h->close(nullptr);
     });
-    wake.data = &st;
-    pl::pipe pa(l, false), pb(l, false);
-    pa.open(a[0]);
-    pb.open(b[0]);
-    for (pl::pipe* p : {&pa, &pb}) {
-      p->data = &st;
-      p->read_start(
-          [](pl::handle*, std::size_t, pl::fs_buf* out) {
-            static char space[16];
-            *out = pl::fs_buf{space, sizeof space};
-          },
-          [](pl::stream* s, ssize_t n, const pl::fs_buf*) {
-            if (n <= 0) return;
-            auto& t = *static_cast<seen*>(s->data);
-            t.read = std::max(t.read, s->owner().iteration());
-            t.reads++;
-            s->close(nullptr);
-          });
-    }
+    wake.data = &woken;
+    two_sockets t;
+    ASSERT_TRUE(t.open(l));
     l.run(pl::run_mode::nowait);
     std::thread([&] {
-      EXPECT_EQ(::write(a[1], "x", 1), 1);
-      EXPECT_EQ(::write(b[1], "y", 1), 1);
+      EXPECT_TRUE(t.write_both());
       wake.send();
     }).join();
     l.run();
-    EXPECT_EQ(st.reads, 2) << "seed " << seed;
-    EXPECT_EQ(st.read, st.woken) << "seed " << seed << ": the data came in a later iteration than the wake-up";
-    for (int fd : {a[1], b[1]}) ::close(fd);
+    ASSERT_EQ(t.when.size(), 2u) << "seed " << seed;
+    EXPECT_EQ(std::max(t.when[0], t.when[1]), woken)
+        << "seed " << seed << ": the data came in a later iteration than the wake-up";
     EXPECT_EQ(pltest::finish(l), 0);
   }
 }
