@@ -332,6 +332,8 @@ def measure(server, clients, duration, rps, work):
     """The server under h2load: its CPU per 1,000 answered requests (ms),
     latency p50/p99/max (us), errors, achieved req/s."""
     log = os.path.join(work, "h2load.log")
+    if os.path.exists(log):
+        os.remove(log)  # h2load appends to an existing --log-file
     before = server.cpu()
     ok, errors, rate = h2load(server.port, clients, duration, rps, log)
     spent = server.cpu() - before
