@@ -153,8 +153,9 @@ bool read_elf_deps(const std::string& path, elf_deps& out) {
 }
 
 // The directories the dynamic linker searches after LD_LIBRARY_PATH and an
-// object's run path: those /etc/ld.so.conf names (one level of include
-// globs), then the default ones.
+// object's run path: those /etc/ld.so.conf names (following its include
+// globs two levels deep, as Debian's ld.so.conf.d needs one), then the
+// default ones of amd64.
 std::vector<std::string> system_library_dirs() {
   std::vector<std::string> dirs;
   const auto read_conf = [&](const std::string& file, auto& self, int depth) -> void {
