@@ -122,8 +122,10 @@ grep -q "does not load libuv.so.1" "$tmp/err1" && fail "./prog links libuv.so.1 
 printf 'int uv_version(void);\nint mid_version(void) { return (int)uv_version(); }\n' > "$tmp/mid.c"
 printf 'int mid_version(void);\nint main(void) { return mid_version() > 0 ? 0 : 1; }\n' > "$tmp/viamid.c"
 # shellcheck disable=SC2086,SC2016
-if ${CC:-cc} -shared -fPIC -o "$tmp/libmid.so" "$tmp/mid.c" $DIFF_REF_LIBS &&
-   ${CC:-cc} -o "$tmp/viamid" "$tmp/viamid.c" -L"$tmp" -lmid -Wl,-rpath,'$ORIGIN'; then
+# Both are built with the build's flags (the sanitizers' runtime must be
+# the first library the program loads).
+if ${CC:-cc} $DIFF_REF_CFLAGS -shared -fPIC -o "$tmp/libmid.so" "$tmp/mid.c" $DIFF_REF_LIBS &&
+   ${CC:-cc} $DIFF_REF_CFLAGS -o "$tmp/viamid" "$tmp/viamid.c" -L"$tmp" -lmid -Wl,-rpath,'$ORIGIN'; then
   (cd "$tmp" && "$phaseloop" trace -o viamid.json -- ./viamid > /dev/null 2> err9); rc=$?
   [ $rc = 0 ] || fail "./viamid (libuv through libmid.so): status $rc, $(cat "$tmp/err9")"
   grep -q "does not load libuv.so.1" "$tmp/err9" &&
