@@ -5,6 +5,7 @@
 
 #include "core/chaos.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <charconv>
 #include <cstdio>
@@ -196,6 +197,14 @@ unsigned chaos::pool_delay_us() noexcept {
   return wait && take(chaos_kind::pool, nullptr, 0, us) ? us : 0;
 }
 
+void chaos::reported(const io_event* events, int n) noexcept {
+  for (int i = 0; i < n; i++) last_[i] = events[i].fd;
+  std::sort(last_, last_ + n);
+  last_n_ = n;
+}
+
+bool chaos::reported_last(int fd) const noexcept { return std::binary_search(last_, last_ + last_n_, fd); }
+
 bool chaos_from_env(unsigned n, chaos_options& out) noexcept {
   static std::once_flag once;
   static bool on = false;
@@ -243,21 +252,32 @@ void loop::chaos_hook_(const chaos_event& e) {
 // as epoll_wait returned is reported by the next one: the batch is
 // shuffled, and each event left for the next poll one time in four --
 // never all of them, never an edge-triggered watch (its event would not
-// come again), never the signal pipe. A level-triggered fd still ready is
-// reported again by the next wait. A batch with a notification in it --
-// the signal pipe, or an edge-triggered watch such as the loop's eventfd
+// come again), never the signal pipe, and never an fd the previous wait
+// reported: a level-triggered fd still ready is on epoll's ready list from
+// the start of the next wait and is reported by it, so only a readiness new
+// since the last wait may have come late (an fd left once, or refused by a
+// chaos EAGAIN, comes at the next wait). A batch with a notification in it
+// -- the signal pipe, or an edge-triggered watch such as the loop's eventfd
 // -- keeps every event, and so does one that comes with a send found
 // posted (`posted`: a thread's wake-up that needed no write): a
 // notification usually follows what the others report (a child closes its
 // pipes before its SIGCHLD, a thread writes its data before it wakes the
 // loop), and a wait that sees it sees them.
 int loop::chaos_batch_(detail::io_event* events, int n, bool posted) noexcept {
+  static_assert(max_batch_ <= detail::chaos::max_reported);
   detail::chaos& c = *chaos_;
   detail::io_event order[max_batch_];
-  for (int i = 0; i < n; i++) order[i] = events[i];
+  bool was_ready[max_batch_];  // reported by the previous wait
+  for (int i = 0; i < n; i++) {
+    order[i] = events[i];
+    was_ready[i] = c.reported_last(events[i].fd);
+  }
+  c.reported(events, n);
+  if (n < 2) return n;
   for (int i = n - 1; i > 0; i--) {
     const int j = static_cast<int>(c.below(chaos_kind::batch, static_cast<std::uint64_t>(i) + 1));
     std::swap(order[i], order[j]);
+    std::swap(was_ready[i], was_ready[j]);
   }
   const auto notification = [&](const detail::io_watcher* w) {
     return w != nullptr && (((w->wanted | w->registered) & detail::io_edge) || w == &signal_watcher_);
@@ -269,7 +289,7 @@ int loop::chaos_batch_(detail::io_event* events, int n, bool posted) noexcept {
   int waiting = 0, kept = 0;
   for (int i = 0; i < n; i++) {
     const detail::io_watcher* w = poller_.watcher(order[i].fd);
-    const bool may_wait = !notified && w != nullptr && !notification(w);
+    const bool may_wait = !notified && w != nullptr && !notification(w) && !was_ready[i];
     if (c.one_in(chaos_kind::batch, 4) && may_wait) {
       later[waiting++] = order[i];
     } else {

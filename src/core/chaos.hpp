@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "phaseloop/chaos.hpp"
+#include "phaseloop/detail/poller.hpp"
 #include "phaseloop/hooks.hpp"
 
 namespace phaseloop {
@@ -58,11 +59,21 @@ class chaos {
   /// submitted (us; 0: not at all).
   unsigned pool_delay_us() noexcept;
 
+  /// The descriptors a wait reported (`n` of them, n <= max_reported):
+  /// reported_last() answers from them until the next wait's come.
+  void reported(const io_event* events, int n) noexcept;
+  /// Whether the last wait given to reported() reported `fd`.
+  bool reported_last(int fd) const noexcept;
+  /// The most descriptors one wait reports.
+  static constexpr int max_reported = 1024;
+
  private:
   loop& loop_;
   chaos_options opts_;
   std::uint64_t state_[chaos_kinds];
   std::uint64_t made_ = 0;  // perturbations so far
+  int last_[max_reported];  // the last wait's descriptors, sorted
+  int last_n_ = 0;
   hook presence_;
 };
 

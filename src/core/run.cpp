@@ -440,7 +440,7 @@ template <bool H>
 [[gnu::always_inline]] inline loop::batch_end loop::dispatch_(detail::io_event* events, int n, bool posted, bool peeked) {
   // Chaos mode attaches a hook (chaos::presence): only the hooked copy asks.
   if constexpr (H) {
-    if (chaos_ != nullptr && n > 1) n = chaos_batch_(events, n, posted);
+    if (chaos_ != nullptr && n >= 0) n = chaos_batch_(events, n, posted);
   }
   if (posted) {
     // One pass over the async handles per poll: the batch's if it has the

@@ -427,6 +427,53 @@ TEST(chaos, an_event_left_for_the_next_poll_still_comes) {
   EXPECT_GE(later, 1) << "no seed of 20 left an event for the next poll";
 }
 
+// epoll is level-triggered for libuv's watchers: a descriptor still ready
+// is on the ready list from the start of the next wait, and is reported by
+// it. Only a readiness new since the last wait may have come "as the wait
+// returned": chaos mode never leaves for later a descriptor the previous
+// wait reported (delivered or left). Three sockets kept readable (never
+// read) by poll handles: after the first iteration, each callback runs in
+// every iteration.
+TEST(chaos, a_descriptor_the_last_wait_reported_is_never_left_again) {
+  for (std::uint64_t seed = 1; seed <= 20; seed++) {
+    const pl::chaos_options o = only(seed, {pl::chaos_kind::batch});
+    pl::loop l;
+    l.set_chaos(&o);
+    struct watched {
+      int sv[2] = {-1, -1};
+      std::vector<std::uint64_t> when;
+      std::unique_ptr<pl::poll> p;
+    } w[3];
+    for (watched& x : w) {
+      ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, x.sv), 0);
+      ASSERT_EQ(::write(x.sv[1], "x", 1), 1);
+      x.p = std::make_unique<pl::poll>(l, x.sv[0]);
+      x.p->data = &x.when;
+      ASSERT_EQ(x.p->start(pl::poll::readable, [](pl::poll* h, int, int) {
+        auto* when = static_cast<std::vector<std::uint64_t>*>(h->data);
+        when->push_back(h->owner().iteration());
+        if (when->size() == 12) h->close(nullptr);
+      }), 0);
+    }
+    l.run();
+    std::uint64_t first = ~std::uint64_t{0}, last = 0;
+    for (watched& x : w) {
+      ASSERT_EQ(x.when.size(), 12u) << "seed " << seed;
+      first = std::min(first, x.when.front());
+      last = std::max(last, x.when.back());
+    }
+    for (watched& x : w) {
+      // At most the first wait may leave it; then it comes every time.
+      for (std::size_t i = 1; i < x.when.size(); i++)
+        EXPECT_EQ(x.when[i], x.when[i - 1] + 1) << "seed " << seed << ": left for later while ready since the last wait";
+      EXPECT_LE(x.when.front(), first + 1) << "seed " << seed;
+      for (int fd : x.sv) ::close(fd);
+    }
+    EXPECT_LE(last, first + 12) << "seed " << seed;
+    EXPECT_EQ(pltest::finish(l), 0);
+  }
+}
+
 // A thread writes to a socket, then wakes the loop: a wait that sees the
 // wake-up sees the data, so chaos mode never leaves the socket's event for
 // a later poll than the wake-up's (it may still run after it in the batch).
