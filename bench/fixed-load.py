@@ -34,6 +34,16 @@ once, each with --tick 1000 (a repeating 1 s timer) and 4 keep-alive
 connections that sent one request each and then wait; their CPU time and
 context switches over SECONDS are compared.
 
+Counts (--counts N, default 2000; 0: none): what one request costs, as
+counts that the machine's load does not move. Each server is started
+again under `strace -f -c` (and the C server under valgrind's callgrind),
+answers N and then 5N requests (h2load -n, 4 connections) in two runs,
+and the difference of the two runs' counts, divided by 4N, is the cost of
+one request, without the start-up and the connections: system calls by
+name, and (C server) instructions in all and in the loop's library
+(libuv.so.1, or phaseloop's libphaseloop*.so). Node is not run under callgrind (its
+JIT makes the count depend on when it compiles).
+
 Everything is loopback only and every process is stopped at the end (the
 servers with SIGTERM, and must exit 0). The machine's load average is
 printed before and after. Output: markdown tables on stdout; --json FILE
@@ -47,8 +57,10 @@ options:
   --duration S     seconds per h2load run (default 10)
   -r, --rounds N   rounds (default 3)
   --idle S         seconds of the idle measurement (default 60; 0: none)
+  --counts N       requests of the counts' first run (default 2000; 0: none)
   --json FILE      every measurement, as JSON
-  --quick          1 round, 2 s runs, loads 50, loops 1, idle 3 s (a smoke test)
+  --quick          1 round, 2 s runs, loads 50, loops 1, idle 3 s, counts
+                   200 (a smoke test)
 """
 
 import json
@@ -84,9 +96,10 @@ def positive_list(what, text):
 def parse_args(argv):
     """The options, or exit 2 with a message that names what is wrong."""
     opts = {"servers": "c,node", "loops": "1,2", "loads": "10,50,90", "clients": "16", "duration": "10",
-            "rounds": "3", "idle": "60", "json": None, "quick": False, "build": None}
+            "rounds": "3", "idle": "60", "counts": "2000", "json": None, "quick": False, "build": None}
     names = {"--servers": "servers", "--loops": "loops", "--loads": "loads", "--clients": "clients",
-             "--duration": "duration", "-r": "rounds", "--rounds": "rounds", "--idle": "idle", "--json": "json"}
+             "--duration": "duration", "-r": "rounds", "--rounds": "rounds", "--idle": "idle", "--json": "json",
+             "--counts": "counts"}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -219,6 +232,20 @@ class Server:
             pass
         self.proc.wait()
 
+    def stop_below(self):
+        """SIGTERM to every process below the first (a tracer that then
+        writes its counts and exits); its exit status is not checked."""
+        for p in tree(self.proc.pid)[1:]:
+            try:
+                os.kill(p, signal.SIGTERM)
+            except OSError:
+                pass
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            die(f"{self.label}: still running 60 s after SIGTERM")
+
     def stop(self):
         self.proc.send_signal(signal.SIGTERM)
         try:
@@ -248,10 +275,19 @@ def server_kinds(servers, build, work):
                 die(f"{prog} is not built (make -C {build} examples/servers/http_server "
                     "examples/servers/http_server-libuv)")
 
-            def start(loops, tick):
-                argv = [prog, "--port", "0"] + (["--loops", str(loops)] if loops > 1 else [])
+            # libtool's wrapper script of an uninstalled program: the
+            # program itself, with the library's directory, so that a
+            # tracer (--counts) sees the server and not a shell.
+            real = os.path.join(ex, ".libs", os.path.basename(prog))
+            env = dict(base_env)
+            if os.access(real, os.X_OK):
+                prog = real
+                env["LD_LIBRARY_PATH"] = os.path.join(build, ".libs")
+
+            def start(loops, tick, wrap=()):
+                argv = list(wrap) + [prog, "--port", "0"] + (["--loops", str(loops)] if loops > 1 else [])
                 argv += ["--tick", str(tick)] if tick else []
-                return Server(f"c {config} {loops}", argv, dict(base_env),
+                return Server(f"c {config} {loops}", argv, dict(env),
                               real_uv if config == "libuv" else None, work)
             return start
         kinds["c"] = {"libuv": c_server("libuv"), "phaseloop": c_server("phaseloop")}
@@ -270,11 +306,11 @@ def server_kinds(servers, build, work):
         def node_server(config):
             uv = real_uv if config == "libuv" else dropin_uv
 
-            def start(loops, tick):
+            def start(loops, tick, wrap=()):
                 env = dict(base_env, NODE_KIT_ROOT=root, NODE_KIT_OUT=os.path.join(work, f"node-{config}"),
                            NODE_KIT_LDPATH=syslib if config == "libuv" else dropin_dir + ":" + syslib,
                            NODE_KIT_EXPECT_UV=uv)
-                argv = ["unshare", "--mount", "--propagation", "private", os.path.join(kit, "lib", "with-node"),
+                argv = list(wrap) + ["unshare", "--mount", "--propagation", "private", os.path.join(kit, "lib", "with-node"),
                         "real" if config == "libuv" else "dropin", node, script]
                 argv += ["--workers", str(loops)] if loops > 1 else []
                 argv += ["--tick", str(tick)] if tick else []
@@ -397,6 +433,85 @@ def idle(kind, starts, seconds, work):
     return result
 
 
+# ---- counts -----------------------------------------------------------------
+
+
+def h2load_n(port, n):
+    r = subprocess.run(["h2load", "--h1", "-c", "4", "-n", str(n), "-T", "30", "-N", "30",
+                        f"http://127.0.0.1:{port}/"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True, timeout=600)
+    codes = re.search(r"status codes: (\d+) 2xx", r.stdout)
+    if r.returncode != 0 or not codes or int(codes.group(1)) != n:
+        die(f"h2load -n {n} did not get {n} answers (status {r.returncode}):\n{r.stdout[-2000:]}")
+
+
+def strace_calls(path):
+    """syscall -> calls, from strace -c's table."""
+    calls = {}
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"^\s*[0-9.]+\s+[0-9.]+\s+[0-9]+\s+([0-9]+)\s+(?:[0-9]+\s+)?([a-z_0-9]+)\s*$", line)
+            if m and m.group(2) != "total":
+                calls[m.group(2)] = int(m.group(1))
+    if not calls:
+        die(f"{path}: no strace -c table")
+    return calls
+
+
+def callgrind_split(path):
+    """(all instructions, the loop library's), from a callgrind file."""
+    r = subprocess.run(["callgrind_annotate", "--threshold=100", "--inclusive=no", "--auto=no", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    total = lib = 0
+    obj = ""
+    for line in r.stdout.splitlines():
+        t = re.match(r"^\s*([0-9,]+) \(100\.0+%\)\s+PROGRAM TOTALS", line)
+        if t:
+            total = int(t.group(1).replace(",", ""))
+            continue
+        # A function's line names its object, unless it is the last one's.
+        m = re.match(r"^\s*([0-9,]+) \(\s*[0-9.]+%\)\s+\S.*?(?: \[(.*)\])?\s*$", line)
+        if not m:
+            continue
+        if m.group(2):
+            obj = os.path.basename(m.group(2))
+        if obj.startswith(("libuv.so", "libphaseloop")):
+            lib += int(m.group(1).replace(",", ""))
+    if total == 0:
+        die(f"callgrind_annotate {path}: no program totals:\n{r.stdout[-1000:]}")
+    return total, lib
+
+
+def counts(kind, starts, n, work):
+    """Per request, for each configuration: system calls by name and (C)
+    instructions, from the difference of an n- and a 5n-request run."""
+    out = {}
+    for cfg, start in starts.items():
+        runs = []
+        for requests in (n, 5 * n):
+            trace = os.path.join(work, f"strace-{kind}-{cfg}-{requests}")
+            server = start(1, 0, ["strace", "-f", "-c", "-o", trace])
+            h2load_n(server.port, requests)
+            server.stop_below()
+            run = {"calls": strace_calls(trace)}
+            if kind == "c":
+                cg = os.path.join(work, f"callgrind-{cfg}-{requests}")
+                server = start(1, 0, ["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}"])
+                h2load_n(server.port, requests)
+                server.stop()
+                run["instructions"], run["library"] = callgrind_split(cg)
+            runs.append(run)
+        per = 4.0 * n
+        a, b = runs
+        names = set(a["calls"]) | set(b["calls"])
+        calls = {k: (b["calls"].get(k, 0) - a["calls"].get(k, 0)) / per for k in names}
+        out[cfg] = {"calls": calls, "calls_total": sum(calls.values())}
+        if kind == "c":
+            out[cfg]["instructions"] = (b["instructions"] - a["instructions"]) / per
+            out[cfg]["library"] = (b["library"] - a["library"]) / per
+    return out
+
+
 # ---- tables -----------------------------------------------------------------
 
 
@@ -434,18 +549,24 @@ def main():
     if not re.fullmatch(r"[0-9]+", o["idle"]):
         die(f"--idle takes seconds, not '{o['idle']}'", 2)
     idle_s = int(o["idle"])
+    if not re.fullmatch(r"[0-9]+", o["counts"]):
+        die(f"--counts takes a number of requests, not '{o['counts']}'", 2)
+    count_n = int(o["counts"])
     if o["quick"]:
-        rounds, duration, loads, loops, idle_s = 1, 2, [50], [1], 3
+        rounds, duration, loads, loops, idle_s, count_n = 1, 2, [50], [1], 3, 200
     if not os.path.isdir(o["build"]):
         die(f"{o['build']} is not a build directory", 2)
     build = os.path.abspath(o["build"])
     if subprocess.run(["sh", "-c", "command -v h2load"], stdout=subprocess.DEVNULL).returncode != 0:
         die("h2load is missing (Debian package nghttp2-client; tools/setup --bench installs it)")
+    for tool in (["strace"] + (["valgrind", "callgrind_annotate"] if "c" in servers else [])) if count_n else []:
+        if subprocess.run(["sh", "-c", f"command -v {tool}"], stdout=subprocess.DEVNULL).returncode != 0:
+            die(f"{tool} is missing (tools/setup --bench installs it), or --counts 0")
 
     work = tempfile.mkdtemp(prefix="fixed-load.")
     kinds = server_kinds(servers, build, work)
     record = {"machine_load_before": loadavg(), "clients": clients, "duration_s": duration,
-              "rounds": rounds, "runs": [], "max": [], "idle": {}}
+              "rounds": rounds, "runs": [], "max": [], "idle": {}, "counts": {}, "counts_n": count_n}
     print(f"{NAME}: load average {record['machine_load_before']} at the start; h2load -c {clients}, "
           f"{duration} s runs, {rounds} round(s)", file=sys.stderr)
     order = ["libuv", "phaseloop"]
@@ -475,6 +596,8 @@ def main():
                     s.stop()
         if idle_s > 0:
             record["idle"][kind] = idle(kind, starts, idle_s, work)
+        if count_n > 0:
+            record["counts"][kind] = counts(kind, starts, count_n, work)
     record["machine_load_after"] = loadavg()
     if o["json"]:
         with open(o["json"], "w") as f:
@@ -521,6 +644,26 @@ def print_tables(record, loads, loops, idle_s):
             name = "example HTTP server" if kind == "c" else "Node http hello"
             print(f"| {name} | {fmt(r['libuv']['cpu_ms'])} | {fmt(r['phaseloop']['cpu_ms'])} | "
                   f"{r['libuv']['switches']} | {r['phaseloop']['switches']} |")
+    if record["counts"]:
+        n = record["counts_n"]
+        print()
+        print(f"One request's cost in counts (the difference of a {n}- and a {5 * n}-request run, "
+              "h2load -n over 4 connections, divided by the difference): system calls (`strace -f -c`; "
+              "each call made 0.05 times a request or more, by name) and, for the C server, instructions "
+              "(callgrind) in all and in the loop's library:")
+        print()
+        print("| server | system calls libuv | phaseloop | by name, libuv / phaseloop "
+              "| instructions libuv | phaseloop | in the loop library libuv / phaseloop |")
+        print("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
+        for kind, r in record["counts"].items():
+            name = "example HTTP server" if kind == "c" else "Node http hello"
+            lu, pl = r["libuv"], r["phaseloop"]
+            names = sorted(k for k in set(lu["calls"]) | set(pl["calls"])
+                           if max(lu["calls"].get(k, 0), pl["calls"].get(k, 0)) >= 0.05)
+            by = ", ".join(f"{k} {lu['calls'].get(k, 0):.2f} / {pl['calls'].get(k, 0):.2f}" for k in names)
+            ins = (f"{fmt(lu.get('instructions'), 0)} | {fmt(pl.get('instructions'), 0)} | "
+                   f"{fmt(lu.get('library'), 0)} / {fmt(pl.get('library'), 0)}") if kind == "c" else "- | - | -"
+            print(f"| {name} | {lu['calls_total']:.2f} | {pl['calls_total']:.2f} | {by} | {ins} |")
 
 
 if __name__ == "__main__":

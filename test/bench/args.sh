@@ -45,6 +45,7 @@ for name in $with_rounds; do
     expect "$name" ".*-r.* must be a positive integer, not '$bad'" $first -r "$bad"
   done
 done
+expect fixed-load.py "--counts takes a number of requests, not 'abc'" / --counts abc
 expect callgrind.sh "unknown benchmark 'nope'" timers nope
 expect targets.sh "cannot read /nonexistent" /nonexistent /dev/null /dev/null
 expect footprint/run.sh "ROUNDS must be a positive integer, not 'abc'" / abc
