@@ -256,9 +256,11 @@ void loop::chaos_hook_(const chaos_event& e) {
 // reported: a level-triggered fd still ready is on epoll's ready list from
 // the start of the next wait and is reported by it, so only a readiness new
 // since the last wait may have come late (an fd left once, or refused by a
-// chaos EAGAIN, comes at the next wait). A batch with a notification in it
-// -- the signal pipe, or an edge-triggered watch such as the loop's eventfd
-// -- keeps every event, and so does one that comes with a send found
+// chaos EAGAIN, comes at the next wait). The previous wait is the last one
+// that reported anything (one that timed out with nothing is not seen
+// here), which can only leave fewer events for later. A batch with a
+// notification in it -- the signal pipe, or an edge-triggered watch such
+// as the loop's eventfd -- keeps every event, and so does one that comes with a send found
 // posted (`posted`: a thread's wake-up that needed no write): a
 // notification usually follows what the others report (a child closes its
 // pipes before its SIGCHLD, a thread writes its data before it wakes the
