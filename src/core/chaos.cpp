@@ -260,11 +260,11 @@ void loop::chaos_hook_(const chaos_event& e) {
 // that reported anything (one that timed out with nothing is not seen
 // here), which can only leave fewer events for later. A batch with a
 // notification in it -- the signal pipe, or an edge-triggered watch such
-// as the loop's eventfd -- keeps every event, and so does one that comes with a send found
-// posted (`posted`: a thread's wake-up that needed no write): a
-// notification usually follows what the others report (a child closes its
-// pipes before its SIGCHLD, a thread writes its data before it wakes the
-// loop), and a wait that sees it sees them.
+// as the loop's eventfd -- keeps every event, and so does one that comes
+// with a send found posted (`posted`: a thread's wake-up that needed no
+// write): a notification usually follows what the others report (a child
+// closes its pipes before its SIGCHLD, a thread writes its data before it
+// wakes the loop), and a wait that sees it sees them.
 int loop::chaos_batch_(detail::io_event* events, int n, bool posted) noexcept {
   static_assert(max_batch_ <= detail::chaos::max_reported);
   detail::chaos& c = *chaos_;
