@@ -521,6 +521,12 @@ def fmt(v, digits=2):
     return f"{v:.{digits}f}"
 
 
+def spread_of(values):
+    """' (lowest-highest)' of the rounds, or '' for one round."""
+    values = [v for v in values if v is not None]
+    return f" ({min(values):.2f}-{max(values):.2f})" if len(values) > 1 else ""
+
+
 def ratio(a, b):
     return "-" if a is None or b is None or b == 0 else f"{a / b:.2f}"
 
@@ -609,7 +615,8 @@ def main():
 def print_tables(record, loads, loops, idle_s):
     runs = record["runs"]
     print(f"h2load --h1 -c {record['clients']} --rps, {record['duration_s']} s per run, median of "
-          f"{record['rounds']} round(s), libuv and phaseloop taking turns; load average "
+          f"{record['rounds']} round(s) (CPU: the median, and the lowest and highest round), "
+          f"libuv and phaseloop taking turns; load average "
           f"{record['machine_load_before']} before, {record['machine_load_after']} after.")
     print()
     print("| server | loops | load | offered req/s | CPU ms / 1,000 req libuv | phaseloop | libuv / phaseloop "
@@ -628,8 +635,10 @@ def print_tables(record, loads, loops, idle_s):
                 offered = sel["libuv"][0]["offered"]
                 name = "example HTTP server" if kind == "c" else "Node http hello"
                 lu, pl = med["libuv"], med["phaseloop"]
-                print(f"| {name} | {nl} | {pct} % | {offered:.0f} | {fmt(lu['cpu_ms_per_1000'])} | "
-                      f"{fmt(pl['cpu_ms_per_1000'])} | {ratio(lu['cpu_ms_per_1000'], pl['cpu_ms_per_1000'])} | "
+                spread = {cfg: spread_of([r["cpu_ms_per_1000"] for r in rs]) for cfg, rs in sel.items()}
+                print(f"| {name} | {nl} | {pct} % | {offered:.0f} | {fmt(lu['cpu_ms_per_1000'])}{spread['libuv']} | "
+                      f"{fmt(pl['cpu_ms_per_1000'])}{spread['phaseloop']} | "
+                      f"{ratio(lu['cpu_ms_per_1000'], pl['cpu_ms_per_1000'])} | "
                       f"{fmt(lu['p50_us'], 0)} / {fmt(pl['p50_us'], 0)} | {fmt(lu['p99_us'], 0)} / "
                       f"{fmt(pl['p99_us'], 0)} | {fmt(lu['max_us'], 0)} / {fmt(pl['max_us'], 0)} | "
                       f"{errors['libuv']} / {errors['phaseloop']} |")
