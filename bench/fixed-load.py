@@ -36,13 +36,13 @@ context switches over SECONDS are compared.
 
 Counts (--counts N, default 2000; 0: none): what one request costs, as
 counts that the machine's load does not move. Each server is started
-again under `strace -f -c` (and the C server under valgrind's callgrind),
-answers N and then 5N requests (h2load -n, 4 connections) in two runs,
-and the difference of the two runs' counts, divided by 4N, is the cost of
-one request, without the start-up and the connections: system calls by
-name, and (C server) instructions in all and in the loop's library
-(libuv.so.1, or phaseloop's libphaseloop*.so). Node is not run under callgrind (its
-JIT makes the count depend on when it compiles).
+again under `strace -f -c` and under valgrind's callgrind, answers N and
+then 5N requests (h2load -n, 4 connections) in two runs, and the
+difference of the two runs' counts, divided by 4N, is the cost of one
+request, without the start-up and the connections: system calls by name,
+and instructions in all and in the loop's library (libuv.so.1, or
+phaseloop's libphaseloop*.so). Node's total moves with what its JIT
+compiles when; its loop library's part does not.
 
 Everything is loopback only and every process is stopped at the end (the
 servers with SIGTERM, and must exit 0). The machine's load average is
@@ -232,19 +232,23 @@ class Server:
             pass
         self.proc.wait()
 
-    def stop_below(self):
-        """SIGTERM to every process below the first (a tracer that then
-        writes its counts and exits); its exit status is not checked."""
-        for p in tree(self.proc.pid)[1:]:
+    def stop_servers(self):
+        """SIGTERM to the processes of the tree that map a loop library
+        (the servers, not a tracer above them, which then writes its counts
+        and exits); exit statuses are not checked."""
+        for p in tree(self.proc.pid):
             try:
-                os.kill(p, signal.SIGTERM)
+                with open(f"/proc/{p}/maps") as f:
+                    server = any("libuv.so" in line or "libphaseloop" in line for line in f)
+                if server:
+                    os.kill(p, signal.SIGTERM)
             except OSError:
                 pass
         try:
-            self.proc.wait(timeout=60)
+            self.proc.wait(timeout=120)
         except subprocess.TimeoutExpired:
             self.kill()
-            die(f"{self.label}: still running 60 s after SIGTERM")
+            die(f"{self.label}: still running 120 s after SIGTERM")
 
     def stop(self):
         self.proc.send_signal(signal.SIGTERM)
@@ -310,8 +314,8 @@ def server_kinds(servers, build, work):
                 env = dict(base_env, NODE_KIT_ROOT=root, NODE_KIT_OUT=os.path.join(work, f"node-{config}"),
                            NODE_KIT_LDPATH=syslib if config == "libuv" else dropin_dir + ":" + syslib,
                            NODE_KIT_EXPECT_UV=uv)
-                argv = list(wrap) + ["unshare", "--mount", "--propagation", "private", os.path.join(kit, "lib", "with-node"),
-                        "real" if config == "libuv" else "dropin", node, script]
+                argv = ["unshare", "--mount", "--propagation", "private", os.path.join(kit, "lib", "with-node"),
+                        "real" if config == "libuv" else "dropin"] + list(wrap) + [node, script]
                 argv += ["--workers", str(loops)] if loops > 1 else []
                 argv += ["--tick", str(tick)] if tick else []
                 return Server(f"node {config} {loops}", argv, env, uv, work)
@@ -492,23 +496,21 @@ def counts(kind, starts, n, work):
             trace = os.path.join(work, f"strace-{kind}-{cfg}-{requests}")
             server = start(1, 0, ["strace", "-f", "-c", "-o", trace])
             h2load_n(server.port, requests)
-            server.stop_below()
+            server.stop_servers()
             run = {"calls": strace_calls(trace)}
-            if kind == "c":
-                cg = os.path.join(work, f"callgrind-{cfg}-{requests}")
-                server = start(1, 0, ["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}"])
-                h2load_n(server.port, requests)
-                server.stop()
-                run["instructions"], run["library"] = callgrind_split(cg)
+            cg = os.path.join(work, f"callgrind-{kind}-{cfg}-{requests}")
+            server = start(1, 0, ["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}"])
+            h2load_n(server.port, requests)
+            server.stop_servers()
+            run["instructions"], run["library"] = callgrind_split(cg)
             runs.append(run)
         per = 4.0 * n
         a, b = runs
         names = set(a["calls"]) | set(b["calls"])
         calls = {k: (b["calls"].get(k, 0) - a["calls"].get(k, 0)) / per for k in names}
-        out[cfg] = {"calls": calls, "calls_total": sum(calls.values())}
-        if kind == "c":
-            out[cfg]["instructions"] = (b["instructions"] - a["instructions"]) / per
-            out[cfg]["library"] = (b["library"] - a["library"]) / per
+        out[cfg] = {"calls": calls, "calls_total": sum(calls.values()),
+                    "instructions": (b["instructions"] - a["instructions"]) / per,
+                    "library": (b["library"] - a["library"]) / per}
     return out
 
 
@@ -565,7 +567,7 @@ def main():
     build = os.path.abspath(o["build"])
     if subprocess.run(["sh", "-c", "command -v h2load"], stdout=subprocess.DEVNULL).returncode != 0:
         die("h2load is missing (Debian package nghttp2-client; tools/setup --bench installs it)")
-    for tool in (["strace"] + (["valgrind", "callgrind_annotate"] if "c" in servers else [])) if count_n else []:
+    for tool in ["strace", "valgrind", "callgrind_annotate"] if count_n else []:
         if subprocess.run(["sh", "-c", f"command -v {tool}"], stdout=subprocess.DEVNULL).returncode != 0:
             die(f"{tool} is missing (tools/setup --bench installs it), or --counts 0")
 
@@ -658,7 +660,7 @@ def print_tables(record, loads, loops, idle_s):
         print()
         print(f"One request's cost in counts (the difference of a {n}- and a {5 * n}-request run, "
               "h2load -n over 4 connections, divided by the difference): system calls (`strace -f -c`; "
-              "each call made 0.05 times a request or more, by name) and, for the C server, instructions "
+              "each call made 0.05 times a request or more, by name) and instructions "
               "(callgrind) in all and in the loop's library:")
         print()
         print("| server | system calls libuv | phaseloop | by name, libuv / phaseloop "
@@ -670,8 +672,8 @@ def print_tables(record, loads, loops, idle_s):
             names = sorted(k for k in set(lu["calls"]) | set(pl["calls"])
                            if max(lu["calls"].get(k, 0), pl["calls"].get(k, 0)) >= 0.05)
             by = ", ".join(f"{k} {lu['calls'].get(k, 0):.2f} / {pl['calls'].get(k, 0):.2f}" for k in names)
-            ins = (f"{fmt(lu.get('instructions'), 0)} | {fmt(pl.get('instructions'), 0)} | "
-                   f"{fmt(lu.get('library'), 0)} / {fmt(pl.get('library'), 0)}") if kind == "c" else "- | - | -"
+            ins = (f"{fmt(lu['instructions'], 0)} | {fmt(pl['instructions'], 0)} | "
+                   f"{fmt(lu['library'], 0)} / {fmt(pl['library'], 0)}")
             print(f"| {name} | {lu['calls_total']:.2f} | {pl['calls_total']:.2f} | {by} | {ins} |")
 
 
