@@ -487,8 +487,9 @@ def callgrind_split(path):
 
 
 def counts(kind, starts, n, work):
-    """Per request, for each configuration: system calls by name and (C)
-    instructions, from the difference of an n- and a 5n-request run."""
+    """Per request, for each configuration: system calls by name and
+    instructions (all, the loop library's), from the difference of an n-
+    and a 5n-request run."""
     out = {}
     for cfg, start in starts.items():
         runs = []
@@ -521,6 +522,9 @@ def fmt(v, digits=2):
     if v is None:
         return "-"
     return f"{v:.{digits}f}"
+
+
+SERVER_NAMES = {"c": "example HTTP server", "node": "Node http hello"}
 
 
 def spread_of(values):
@@ -565,11 +569,10 @@ def main():
     if not os.path.isdir(o["build"]):
         die(f"{o['build']} is not a build directory", 2)
     build = os.path.abspath(o["build"])
-    if subprocess.run(["sh", "-c", "command -v h2load"], stdout=subprocess.DEVNULL).returncode != 0:
-        die("h2load is missing (Debian package nghttp2-client; tools/setup --bench installs it)")
-    for tool in ["strace", "valgrind", "callgrind_annotate"] if count_n else []:
+    for tool in ["h2load"] + (["strace", "valgrind", "callgrind_annotate"] if count_n else []):
         if subprocess.run(["sh", "-c", f"command -v {tool}"], stdout=subprocess.DEVNULL).returncode != 0:
-            die(f"{tool} is missing (tools/setup --bench installs it), or --counts 0")
+            die(f"{tool} is missing (tools/setup --bench installs it" +
+                ("; Debian package nghttp2-client)" if tool == "h2load" else "), or --counts 0"))
 
     work = tempfile.mkdtemp(prefix="fixed-load.")
     kinds = server_kinds(servers, build, work)
@@ -635,7 +638,7 @@ def print_tables(record, loads, loops, idle_s):
                              ("cpu_ms_per_1000", "p50_us", "p99_us", "max_us")} for cfg, rs in sel.items()}
                 errors = {cfg: sum(r["errors"] for r in rs) for cfg, rs in sel.items()}
                 offered = sel["libuv"][0]["offered"]
-                name = "example HTTP server" if kind == "c" else "Node http hello"
+                name = SERVER_NAMES[kind]
                 lu, pl = med["libuv"], med["phaseloop"]
                 spread = {cfg: spread_of([r["cpu_ms_per_1000"] for r in rs]) for cfg, rs in sel.items()}
                 print(f"| {name} | {nl} | {pct} % | {offered:.0f} | {fmt(lu['cpu_ms_per_1000'])}{spread['libuv']} | "
@@ -652,7 +655,7 @@ def print_tables(record, loads, loops, idle_s):
         print("| server | CPU ms libuv | phaseloop | context switches libuv | phaseloop |")
         print("| --- | ---: | ---: | ---: | ---: |")
         for kind, r in record["idle"].items():
-            name = "example HTTP server" if kind == "c" else "Node http hello"
+            name = SERVER_NAMES[kind]
             print(f"| {name} | {fmt(r['libuv']['cpu_ms'])} | {fmt(r['phaseloop']['cpu_ms'])} | "
                   f"{r['libuv']['switches']} | {r['phaseloop']['switches']} |")
     if record["counts"]:
@@ -667,7 +670,7 @@ def print_tables(record, loads, loops, idle_s):
               "| instructions libuv | phaseloop | in the loop library libuv / phaseloop |")
         print("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
         for kind, r in record["counts"].items():
-            name = "example HTTP server" if kind == "c" else "Node http hello"
+            name = SERVER_NAMES[kind]
             lu, pl = r["libuv"], r["phaseloop"]
             names = sorted(k for k in set(lu["calls"]) | set(pl["calls"])
                            if max(lu["calls"].get(k, 0), pl["calls"].get(k, 0)) >= 0.05)
