@@ -322,7 +322,8 @@ void loop::apply_profile_() noexcept {
 // The eventfd's callback: the async pass (detail::wakeup).
 void loop::async_io_(loop& l, detail::io_watcher&, unsigned) {
   detail::wakeup& w = l.wakeup_;
-  detail::wakeup* const outer = w.begin_pass();
+  detail::wakeup::pass p;
+  w.begin_pass(p);
   while (async* a = w.next()) {
     if (a->flags_ & handle::internal_flag) {
       a->cb_(a);
@@ -332,7 +333,7 @@ void loop::async_io_(loop& l, detail::io_watcher&, unsigned) {
     }
     w.after_callback();
   }
-  w.end_pass(outer);
+  w.end_pass();
 }
 
 }  // namespace phaseloop

@@ -7,7 +7,11 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
 
 #include "core/fatal.hpp"
 #include "core/internal.hpp"
@@ -146,43 +150,179 @@ void wakeup::leave_awake_() noexcept {
 // ahead, as in libuv's (test/diff/199_async_pass_sends_and_inits.c,
 // test/diff/201_async_thread_send_in_pass.c).
 
-wakeup* wakeup::begin_pass() noexcept {
-  ready_ = merge_(ready_, later_);
-  later_ = nullptr;
-  take_posted_();  // the sends that woke this pass (or came while awake)
-  pass_ = true;
-  cursor_ = 0;
-  insert_after_ = nullptr;
+void wakeup::begin_pass(pass& p) noexcept {
+  p.outer_ = pass_running;
+  pass_running = this;
+  pass_ = &p;
+  // The sends that woke this pass (or came while awake), and those held
+  // back from the last one.
+  async* posted = posted_.exchange(nullptr, std::memory_order_acq_rel);
+  while (posted != nullptr) {
+    async* a = posted;
+    posted = a->posted_next_;
+    a->posted_next_ = ready_;
+    ready_ = a;
+  }
+  p.start(ready_);
+  ready_ = nullptr;
   // A wake-up with nothing to visit and none owed is the late write of a
   // send an earlier pass took (a sender that found the loop about to sleep
   // just as the loop found its send), or of a send on the loop's thread
   // that a pass took before the write's event came: libuv < 1.53 reads
   // such a write at its pass. The poll does not count it as an event.
-  found_ = ready_ != nullptr || owed_now_;
+  found_ = !p.empty() || owed_now_;
   owed_now_ = false;
-  wakeup* const outer = pass_running;
-  pass_running = this;
-  return outer;
 }
 
 async* wakeup::next() noexcept {
-  while (async* a = ready_) {
-    ready_ = a->posted_next_;
-    cursor_ = a->order_;
+  while (async* a = pass_->pop()) {
+    pass_->cursor_ = a->order_;
     if (!a->take_pending_() || a->cb_ == nullptr) continue;  // closed, or no callback
-    insert_after_ = a;
+    pass_->insert_after_ = a;
     return a;
   }
   return nullptr;
 }
 
-void wakeup::end_pass(wakeup* outer) noexcept {
-  pass_running = outer;
-  pass_ = false;
+void wakeup::end_pass() noexcept {
+  pass_running = pass_->outer_;
+  pass_ = nullptr;
   if (born_) {
     for (async* a = asyncs_.front(); a != nullptr; a = asyncs_.next(*a)) a->order_ &= ~std::uint64_t{1};
     born_ = false;
   }
+}
+
+wakeup::pass::~pass() {
+  if (first_.at != first_.inline_) std::free(first_.at);
+  if (later_.at != later_.inline_) std::free(later_.at);
+}
+
+bool wakeup::pass::array::reserve() noexcept {
+  if (n < cap) return true;
+  if (cap > std::numeric_limits<unsigned>::max() / 2 / sizeof(entry)) return false;
+  const unsigned more = cap * 2;
+  void* grown = at == inline_ ? std::malloc(more * sizeof(entry)) : std::realloc(at, more * sizeof(entry));
+  if (grown == nullptr) return false;
+  if (at == inline_) std::memcpy(grown, inline_, sizeof inline_);
+  at = static_cast<entry*>(grown);
+  cap = more;
+  return true;
+}
+
+namespace {
+// Sorts entries by place; makes a heap whose top is the first place.
+constexpr auto sooner = [](const auto& x, const auto& y) { return x.order < y.order; };
+constexpr auto heap_order = [](const auto& x, const auto& y) { return x.order > y.order; };
+}  // namespace
+
+void wakeup::pass::start(async* list) noexcept {
+  while (list != nullptr) {
+    async* a = list;
+    list = a->posted_next_;
+    if (first_.reserve()) {
+      first_.at[first_.n++] = {a->order_, a};
+    } else {
+      a->posted_next_ = nullptr;
+      add_run(a);
+    }
+  }
+  std::sort(first_.at, first_.at + first_.n, sooner);
+}
+
+void wakeup::pass::join(async& a) noexcept {
+  if (!later_.reserve()) {
+    a.posted_next_ = nullptr;
+    add_run(&a);
+    return;
+  }
+  later_.at[later_.n++] = {a.order_, &a};
+  std::push_heap(later_.at, later_.at + later_.n, heap_order);
+}
+
+async* wakeup::pass::pop() noexcept {
+  entry* best = head_ < first_.n ? &first_.at[head_] : nullptr;
+  if (later_.n != 0 && (best == nullptr || later_.at[0].order < best->order)) best = &later_.at[0];
+  if (used_ != 0) [[unlikely]] {
+    int bin = __builtin_ctz(used_);
+    for (std::uint32_t rest = used_ & (used_ - 1); rest != 0; rest &= rest - 1) {
+      const int i = __builtin_ctz(rest);
+      if (run_[i]->order_ < run_[bin]->order_) bin = i;
+    }
+    if (best == nullptr || run_[bin]->order_ < best->order) {
+      async* a = run_[bin];
+      run_[bin] = a->posted_next_;
+      if (run_[bin] == nullptr) used_ &= ~(std::uint32_t{1} << bin);
+      return a;
+    }
+  }
+  if (best == nullptr) return nullptr;
+  async* const a = best->handle;
+  if (best == &later_.at[0] && later_.n != 0) {
+    std::pop_heap(later_.at, later_.at + later_.n, heap_order);
+    later_.n--;
+  } else {
+    head_++;
+  }
+  return a;
+}
+
+template <class Gone>
+bool wakeup::pass::drop(Gone gone) noexcept {
+  bool dropped = drop_(first_, head_, gone);
+  if (drop_(later_, 0, gone)) {
+    std::make_heap(later_.at, later_.at + later_.n, heap_order);
+    dropped = true;
+  }
+  for (int i = 0; i < bins; i++) {
+    if (drop_(run_[i], gone)) dropped = true;
+    if (run_[i] == nullptr) used_ &= ~(std::uint32_t{1} << i);
+  }
+  return dropped;
+}
+
+void wakeup::pass::rekey() noexcept {
+  for (unsigned i = head_; i < first_.n; i++) first_.at[i].order = first_.at[i].handle->order_;
+  for (unsigned i = 0; i < later_.n; i++) later_.at[i].order = later_.at[i].handle->order_;
+}
+
+// When memory is short: a binary counter of merges. A run added to run_[0]
+// is merged with what is there and carried up while the next place is
+// taken, so that every handle is merged O(log adds) times.
+void wakeup::pass::add_run(async* sorted) noexcept {
+  int i = 0;
+  for (; i < bins - 1 && run_[i] != nullptr; i++) {
+    sorted = merge_(run_[i], sorted);
+    run_[i] = nullptr;
+    used_ &= ~(std::uint32_t{1} << i);
+  }
+  run_[i] = merge_(run_[i], sorted);
+  used_ |= std::uint32_t{1} << i;
+}
+
+template <class Gone>
+bool wakeup::drop_(pass::array& list, unsigned from, Gone gone) noexcept {
+  unsigned to = from;
+  for (unsigned i = from; i < list.n; i++)
+    if (!gone(*list.at[i].handle)) list.at[to++] = list.at[i];
+  const bool dropped = to != list.n;
+  list.n = to;
+  return dropped;
+}
+
+template <class Gone>
+bool wakeup::drop_(async*& list, Gone gone) noexcept {
+  bool dropped = false;
+  async** p = &list;
+  while (*p != nullptr) {
+    if (gone(**p)) {
+      *p = (*p)->posted_next_;
+      dropped = true;
+    } else {
+      p = &(*p)->posted_next_;
+    }
+  }
+  return dropped;
 }
 
 async* wakeup::merge_(async* a, async* b) noexcept {
@@ -198,60 +338,35 @@ async* wakeup::merge_(async* a, async* b) noexcept {
   return out;
 }
 
-async* wakeup::sort_(async* list) noexcept {
-  // Bottom-up merge sort: bins[i] holds a sorted run of 2^i handles.
-  async* bins[64] = {};
-  while (list != nullptr) {
-    async* run = list;
-    list = list->posted_next_;
-    run->posted_next_ = nullptr;
-    int i = 0;
-    for (; bins[i] != nullptr; i++) {
-      run = merge_(bins[i], run);
-      bins[i] = nullptr;
-    }
-    bins[i] = run;
-  }
-  async* out = nullptr;
-  for (async* run : bins) out = merge_(run, out);
-  return out;
-}
-
 void wakeup::take_posted_() noexcept {
   async* posted = posted_.exchange(nullptr, std::memory_order_acq_rel);
   if (posted == nullptr) return;
-  posted = sort_(posted);
-  if (!pass_) {
-    ready_ = merge_(ready_, posted);
-    return;
+  if (pass_ != nullptr) {
+    // During a pass: a send made after the pass began. libuv's pass reads
+    // the eventfd first, so such a send's write wakes the next poll, even
+    // when this pass calls the handle (and whoever takes the stack: the
+    // pass after a callback, or a close in a callback).
+    owe();
   }
-  // During a pass: a send made after the pass began. libuv's pass reads
-  // the eventfd first, so such a send's write wakes the next poll, even
-  // when this pass calls the handle (and whoever takes the stack: the pass
-  // after a callback, or a close in a callback).
-  owe();
-  // What the pass has still to visit, and what waits for the next (visited
-  // already, or initialised during this pass).
-  async* now = nullptr;
-  async* later = nullptr;
-  async** now_tail = &now;
-  async** later_tail = &later;
+  // What the pass has still to visit joins it; the rest (everything when
+  // no pass runs, else what the pass visited already or what was
+  // initialised during it) waits for the next.
   while (posted != nullptr) {
     async* a = posted;
     posted = a->posted_next_;
-    async**& tail = (a->order_ & 1) != 0 || a->order_ <= cursor_ ? later_tail : now_tail;
-    *tail = a;
-    tail = &a->posted_next_;
+    if (pass_ != nullptr && (a->order_ & 1) == 0 && a->order_ > pass_->cursor_) {
+      pass_->join(*a);
+    } else {
+      a->posted_next_ = ready_;
+      ready_ = a;
+    }
   }
-  *now_tail = *later_tail = nullptr;
-  ready_ = merge_(ready_, now);
-  later_ = merge_(later_, later);
 }
 
 // ---- the queue -------------------------------------------------------------------
 
 void wakeup::place(async& a) noexcept {
-  if (!pass_) {
+  if (pass_ == nullptr) {
     next_order_ += order_gap;
     a.order_ = next_order_;
     asyncs_.push_back(a);
@@ -260,22 +375,22 @@ void wakeup::place(async& a) noexcept {
   // Initialised by a callback of the pass: after the handle visited last
   // (and those initialised since), ahead of the handles still to visit,
   // and skipped by this pass (bit 0, cleared when it ends).
-  async* after = insert_after_ != nullptr ? asyncs_.next(*insert_after_) : asyncs_.front();
+  async* after = pass_->insert_after_ != nullptr ? asyncs_.next(*pass_->insert_after_) : asyncs_.front();
   if (after == nullptr) {
     next_order_ += order_gap;
     a.order_ = next_order_ | 1;
   } else {
-    std::uint64_t lo = insert_after_ != nullptr ? insert_after_->order_ & ~std::uint64_t{1} : 0;
+    std::uint64_t lo = pass_->insert_after_ != nullptr ? pass_->insert_after_->order_ & ~std::uint64_t{1} : 0;
     std::uint64_t hi = after->order_ & ~std::uint64_t{1};
     if (hi - lo < 4) {
       renumber_();
-      lo = insert_after_ != nullptr ? insert_after_->order_ & ~std::uint64_t{1} : 0;
+      lo = pass_->insert_after_ != nullptr ? pass_->insert_after_->order_ & ~std::uint64_t{1} : 0;
       hi = after->order_ & ~std::uint64_t{1};
     }
     a.order_ = ((lo + (hi - lo) / 2) & ~std::uint64_t{1}) | 1;
   }
   asyncs_.insert_before(after, a);
-  insert_after_ = &a;
+  pass_->insert_after_ = &a;
   born_ = true;
 }
 
@@ -283,45 +398,38 @@ void wakeup::remove(async& a) noexcept {
   take_posted_();
   closed_ = true;
   // A handle initialised later in this pass goes where this one was.
-  if (pass_ && insert_after_ == &a) insert_after_ = asyncs_.prev(a);
+  if (pass_ != nullptr && pass_->insert_after_ == &a) pass_->insert_after_ = asyncs_.prev(a);
   async::list::unlink(a);
 }
 
 void wakeup::forget(async& a) noexcept {
   asyncs_.erase(a);
-  ready_ = later_ = nullptr;
+  ready_ = nullptr;
   posted_.store(nullptr, std::memory_order_relaxed);
 }
 
 // Spreads the queue's places out again (after 15 handles initialised
-// between the same two): every place changes, their order does not.
+// between the same two, during a pass): every place changes, their order
+// does not.
 void wakeup::renumber_() noexcept {
   sweep_closed_();  // a closed handle keeps its old place
   std::uint64_t order = 0;
   std::uint64_t cursor = 0;
   for (async* a = asyncs_.front(); a != nullptr; a = asyncs_.next(*a)) {
     order += order_gap;
-    if ((a->order_ & ~std::uint64_t{1}) <= cursor_) cursor = order;
+    if ((a->order_ & ~std::uint64_t{1}) <= pass_->cursor_) cursor = order;
     a->order_ = order | (a->order_ & 1);
   }
-  cursor_ = cursor;
+  pass_->cursor_ = cursor;
+  pass_->rekey();
   next_order_ = order;
 }
 
 // Drops closed handles from the lists; true if there was one.
 bool wakeup::sweep_closed_() noexcept {
-  bool dropped = false;
-  for (async** list : {&ready_, &later_}) {
-    async** p = list;
-    while (*p != nullptr) {
-      if ((*p)->pending_.load(std::memory_order_relaxed) == 3) {
-        *p = (*p)->posted_next_;
-        dropped = true;
-      } else {
-        p = &(*p)->posted_next_;
-      }
-    }
-  }
+  const auto gone = [](const async& a) { return a.pending_.load(std::memory_order_relaxed) == 3; };
+  bool dropped = drop_(ready_, gone);
+  if (pass_ != nullptr && pass_->drop(gone)) dropped = true;
   closed_ = false;
   return dropped;
 }

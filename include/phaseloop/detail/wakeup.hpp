@@ -28,7 +28,12 @@
 ///   it finds pending. Here the pass visits only the handles made pending,
 ///   ordered by their place in the queue (async::order_), which gives the
 ///   same calls in the same order without a look at the handles nobody
-///   sent to (begin_pass(), next(), after_callback(), end_pass()).
+///   sent to (begin_pass(), next(), after_callback(), end_pass()). A send
+///   that comes during the pass joins it if its handle is still ahead. The
+///   pass keeps each handle's place beside it in an array (those it began
+///   with sorted, those that joined in a heap), so that ordering them
+///   reads no handle twice and a handle joining costs O(log n), not a walk
+///   along those waiting.
 /// - The wake-ups owed: a wake-up libuv's next poll would have, for a send
 ///   no pass is left to call (owe()).
 ///
@@ -172,14 +177,74 @@ class wakeup {
   /// the lists a close moves the stack to, or closed there (a wake-up
   /// owed). `o` orders the read of the stack.
   bool waiting(std::memory_order o) const noexcept {
-    return posted_.load(o) != nullptr || ready_ != nullptr || later_ != nullptr ||
+    return posted_.load(o) != nullptr || ready_ != nullptr || (pass_ != nullptr && !pass_->empty()) ||
            owed_.load(std::memory_order_relaxed);
   }
 
   // ---- the pass --------------------------------------------------------------
-  /// Starts a pass (the eventfd watcher's callback); returns what end_pass()
-  /// takes back (the pass this thread was running, for nested runs).
-  wakeup* begin_pass() noexcept;
+  /// A pass's state, in the frame of the eventfd watcher's callback.
+  class pass {
+   public:
+    pass() = default;
+    ~pass();
+    pass(const pass&) = delete;
+    pass& operator=(const pass&) = delete;
+
+   private:
+    friend class wakeup;
+    // A handle to visit and its place (order_), read once: the pass
+    // orders its handles by the places kept here, without a look at the
+    // handles themselves.
+    struct entry {
+      std::uint64_t order;
+      async* handle;
+    };
+    // A growable array of entries, in the pass's frame up to `small`.
+    struct array {
+      static constexpr unsigned small = 8;
+      entry* at = inline_;
+      unsigned n = 0;
+      unsigned cap = small;
+      entry inline_[small];
+      // Room for one more; false when memory is short.
+      bool reserve() noexcept;
+    };
+    static constexpr int bins = 32;
+
+    bool empty() const noexcept {
+      return first_.n == head_ && later_.n == 0 && used_ == 0;
+    }
+    // The handles the pass begins with (`list`, linked through
+    // posted_next_): sorted by place, or in runs when memory is short.
+    void start(async* list) noexcept;
+    // A handle that joins the running pass (its place is ahead).
+    void join(async& a) noexcept;
+    // Takes the handle first in the queue's order; null when none is left.
+    async* pop() noexcept;
+    // Drops the handles `gone` says are gone; true if there was one.
+    template <class Gone>
+    bool drop(Gone gone) noexcept;
+    // Reads the places again (the queue's were spread out; their order
+    // stays).
+    void rekey() noexcept;
+    // Memory short: a sorted run (linked through posted_next_) for the
+    // binary counter of merges, whose run_[i] comes from up to 2^i adds.
+    void add_run(async* sorted) noexcept;
+
+    array first_;          // the handles the pass began with, sorted
+    unsigned head_ = 0;    // first_'s next
+    array later_;          // the handles that joined it, a min-heap
+    async* run_[bins] = {};
+    std::uint32_t used_ = 0;  // bit i: run_[i] is not empty
+    // The handle a handle initialised now goes after in the queue
+    // (nullptr: the front), and the order_ of the handle visited last.
+    async* insert_after_ = nullptr;
+    std::uint64_t cursor_ = 0;
+    wakeup* outer_ = nullptr;  // whose pass this thread was running (nested runs)
+  };
+  /// Starts a pass (the eventfd watcher's callback) in `p`, which lives
+  /// until end_pass().
+  void begin_pass(pass& p) noexcept;
   /// The next handle to call, taken back to idle; null when the pass is over.
   async* next() noexcept;
   /// After a callback: what it sent, or another thread sent meanwhile, runs
@@ -190,7 +255,7 @@ class wakeup {
       take_posted_();
     }
   }
-  void end_pass(wakeup* outer) noexcept;
+  void end_pass() noexcept;
 
   // ---- the queue -------------------------------------------------------------
   /// A handle initialised (its place in the queue).
@@ -222,7 +287,10 @@ class wakeup {
   bool sweep_closed_() noexcept;
   void renumber_() noexcept;
   static async* merge_(async* a, async* b) noexcept;
-  static async* sort_(async* list) noexcept;
+  template <class Gone>
+  static bool drop_(async*& list, Gone gone) noexcept;
+  template <class Gone>
+  static bool drop_(pass::array& list, unsigned from, Gone gone) noexcept;
 
   io_watcher watcher_;  // the eventfd
   // A poll without waiting is skipped when only the loop's own descriptors
@@ -239,23 +307,17 @@ class wakeup {
   std::atomic<async*> posted_{nullptr};
   bool spin_next_ = false;  // the next wait spins first
   bool never_read_ = false;
-  // The pass's flags: a pass is running; one of its callbacks sent; a
-  // handle was initialised during it; a closed handle may still be on the
-  // lists; the last pass had a handle to visit, or a wake-up owed.
-  bool pass_ = false;
+  // The pass's flags: one of its callbacks sent; a handle was initialised
+  // during it; a closed handle may still be on the lists; the last pass had
+  // a handle to visit, or a wake-up owed.
   bool self_sent_ = false;
   bool born_ = false;
   bool closed_ = false;
   bool found_ = false;
-  // The loop's lists of pending handles, linked through posted_next_ and
-  // ordered by order_: ready for the running (or next) pass, and, during a
-  // pass, held back for the next one.
+  // The pass running (null: none), and the handles taken from the stack
+  // for the next pass, in no order (linked through posted_next_).
+  pass* pass_ = nullptr;
   async* ready_ = nullptr;
-  async* later_ = nullptr;
-  // During a pass: the handle a handle initialised now goes after in the
-  // queue (nullptr: the front), and the order_ of the handle visited last.
-  async* insert_after_ = nullptr;
-  std::uint64_t cursor_ = 0;
   std::uint64_t next_order_ = 0;  // order_ of the last handle appended
   async::list asyncs_;            // the queue, in libuv's order (order_)
 };
