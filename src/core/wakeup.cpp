@@ -153,16 +153,10 @@ void wakeup::leave_awake_() noexcept {
 void wakeup::begin_pass(pass& p) noexcept {
   p.outer_ = pass_running;
   pass_running = this;
-  pass_ = &p;
   // The sends that woke this pass (or came while awake), and those held
   // back from the last one.
-  async* posted = posted_.exchange(nullptr, std::memory_order_acq_rel);
-  while (posted != nullptr) {
-    async* a = posted;
-    posted = a->posted_next_;
-    a->posted_next_ = ready_;
-    ready_ = a;
-  }
+  take_posted_();
+  pass_ = &p;
   p.start(ready_);
   ready_ = nullptr;
   // A wake-up with nothing to visit and none owed is the late write of a
@@ -220,20 +214,17 @@ void wakeup::pass::start(async* list) noexcept {
   while (list != nullptr) {
     async* a = list;
     list = a->posted_next_;
-    if (first_.reserve()) {
+    if (first_.reserve())
       first_.at[first_.n++] = {a->order_, a};
-    } else {
-      a->posted_next_ = nullptr;
-      add_run(a);
-    }
+    else
+      spill(*a);
   }
   std::sort(first_.at, first_.at + first_.n, sooner);
 }
 
 void wakeup::pass::join(async& a) noexcept {
   if (!later_.reserve()) {
-    a.posted_next_ = nullptr;
-    add_run(&a);
+    spill(a);
     return;
   }
   later_.at[later_.n++] = {a.order_, &a};
@@ -243,22 +234,14 @@ void wakeup::pass::join(async& a) noexcept {
 async* wakeup::pass::pop() noexcept {
   entry* best = head_ < first_.n ? &first_.at[head_] : nullptr;
   if (later_.n != 0 && (best == nullptr || later_.at[0].order < best->order)) best = &later_.at[0];
-  if (used_ != 0) [[unlikely]] {
-    int bin = __builtin_ctz(used_);
-    for (std::uint32_t rest = used_ & (used_ - 1); rest != 0; rest &= rest - 1) {
-      const int i = __builtin_ctz(rest);
-      if (run_[i]->order_ < run_[bin]->order_) bin = i;
-    }
-    if (best == nullptr || run_[bin]->order_ < best->order) {
-      async* a = run_[bin];
-      run_[bin] = a->posted_next_;
-      if (run_[bin] == nullptr) used_ &= ~(std::uint32_t{1} << bin);
-      return a;
-    }
+  if (spill_ != nullptr && (best == nullptr || spill_->order_ < best->order)) [[unlikely]] {
+    async* a = spill_;
+    spill_ = a->posted_next_;
+    return a;
   }
   if (best == nullptr) return nullptr;
   async* const a = best->handle;
-  if (best == &later_.at[0] && later_.n != 0) {
+  if (best == later_.at) {
     std::pop_heap(later_.at, later_.at + later_.n, heap_order);
     later_.n--;
   } else {
@@ -274,10 +257,7 @@ bool wakeup::pass::drop(Gone gone) noexcept {
     std::make_heap(later_.at, later_.at + later_.n, heap_order);
     dropped = true;
   }
-  for (int i = 0; i < bins; i++) {
-    if (drop_(run_[i], gone)) dropped = true;
-    if (run_[i] == nullptr) used_ &= ~(std::uint32_t{1} << i);
-  }
+  if (drop_(spill_, gone)) dropped = true;
   return dropped;
 }
 
@@ -286,18 +266,10 @@ void wakeup::pass::rekey() noexcept {
   for (unsigned i = 0; i < later_.n; i++) later_.at[i].order = later_.at[i].handle->order_;
 }
 
-// When memory is short: a binary counter of merges. A run added to run_[0]
-// is merged with what is there and carried up while the next place is
-// taken, so that every handle is merged O(log adds) times.
-void wakeup::pass::add_run(async* sorted) noexcept {
-  int i = 0;
-  for (; i < bins - 1 && run_[i] != nullptr; i++) {
-    sorted = merge_(run_[i], sorted);
-    run_[i] = nullptr;
-    used_ &= ~(std::uint32_t{1} << i);
-  }
-  run_[i] = merge_(run_[i], sorted);
-  used_ |= std::uint32_t{1} << i;
+// Only when memory is short, so a walk along the list is fine.
+void wakeup::pass::spill(async& a) noexcept {
+  a.posted_next_ = nullptr;
+  spill_ = merge_(spill_, &a);
 }
 
 template <class Gone>

@@ -209,13 +209,9 @@ class wakeup {
       // Room for one more; false when memory is short.
       bool reserve() noexcept;
     };
-    static constexpr int bins = 32;
-
-    bool empty() const noexcept {
-      return first_.n == head_ && later_.n == 0 && used_ == 0;
-    }
+    bool empty() const noexcept { return first_.n == head_ && later_.n == 0 && spill_ == nullptr; }
     // The handles the pass begins with (`list`, linked through
-    // posted_next_): sorted by place, or in runs when memory is short.
+    // posted_next_), sorted by place.
     void start(async* list) noexcept;
     // A handle that joins the running pass (its place is ahead).
     void join(async& a) noexcept;
@@ -227,15 +223,15 @@ class wakeup {
     // Reads the places again (the queue's were spread out; their order
     // stays).
     void rekey() noexcept;
-    // Memory short: a sorted run (linked through posted_next_) for the
-    // binary counter of merges, whose run_[i] comes from up to 2^i adds.
-    void add_run(async* sorted) noexcept;
+    // Memory short: the handle goes into spill_ instead.
+    void spill(async& a) noexcept;
 
     array first_;          // the handles the pass began with, sorted
     unsigned head_ = 0;    // first_'s next
     array later_;          // the handles that joined it, a min-heap
-    async* run_[bins] = {};
-    std::uint32_t used_ = 0;  // bit i: run_[i] is not empty
+    // When an array cannot grow: the handles it had no room for, sorted
+    // by place and linked through posted_next_ (each added by a walk).
+    async* spill_ = nullptr;
     // The handle a handle initialised now goes after in the queue
     // (nullptr: the front), and the order_ of the handle visited last.
     async* insert_after_ = nullptr;
