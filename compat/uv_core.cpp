@@ -193,7 +193,7 @@ void uv_close(uv_handle_t* handle, uv_close_cb close_cb) {
 }
 
 int uv_is_active(const uv_handle_t* handle) { return H(handle).is_active() ? 1 : 0; }
-int uv_is_closing(const uv_handle_t* handle) { return H(handle).is_closing() ? 1 : 0; }
+[[gnu::hot]] int uv_is_closing(const uv_handle_t* handle) { return H(handle).is_closing() ? 1 : 0; }
 void uv_ref(uv_handle_t* handle) { H(handle).ref(); }
 void uv_unref(uv_handle_t* handle) { H(handle).unref(); }
 int uv_has_ref(const uv_handle_t* handle) { return H(handle).has_ref() ? 1 : 0; }

@@ -12,7 +12,7 @@
 
 extern "C" {
 
-uv_buf_t uv_buf_init(char* base, unsigned int len) {
+[[gnu::hot]] uv_buf_t uv_buf_init(char* base, unsigned int len) {
   uv_buf_t b;
   b.base = base;
   b.len = len;

@@ -87,17 +87,17 @@ int uv_read_start(uv_stream_t* stream, uv_alloc_cb alloc_cb, uv_read_cb read_cb)
 
 int uv_read_stop(uv_stream_t* stream) { return S(stream).read_stop(); }
 
-int uv_write2(uv_write_t* req, uv_stream_t* handle, const uv_buf_t bufs[], unsigned int nbufs,
+[[gnu::hot]] int uv_write2(uv_write_t* req, uv_stream_t* handle, const uv_buf_t bufs[], unsigned int nbufs,
               uv_stream_t* send_handle, uv_write_cb cb) {
   return S(handle).write2(R<pl::write_req>(req), B(bufs), nbufs,
                           send_handle ? &as<pl::handle>(send_handle) : nullptr, cb_cast<pl::write_cb>(cb));
 }
 
-int uv_write(uv_write_t* req, uv_stream_t* handle, const uv_buf_t bufs[], unsigned int nbufs, uv_write_cb cb) {
+[[gnu::hot]] int uv_write(uv_write_t* req, uv_stream_t* handle, const uv_buf_t bufs[], unsigned int nbufs, uv_write_cb cb) {
   return uv_write2(req, handle, bufs, nbufs, nullptr, cb);
 }
 
-int uv_try_write(uv_stream_t* handle, const uv_buf_t bufs[], unsigned int nbufs) {
+[[gnu::hot]] int uv_try_write(uv_stream_t* handle, const uv_buf_t bufs[], unsigned int nbufs) {
   return S(handle).try_write(B(bufs), nbufs);
 }
 
@@ -121,7 +121,7 @@ int uv_is_writable(const uv_stream_t* handle) { return S(handle).is_writable() ?
 
 int uv_stream_set_blocking(uv_stream_t* handle, int blocking) { return S(handle).set_blocking(blocking != 0); }
 
-size_t uv_stream_get_write_queue_size(const uv_stream_t* stream) { return S(stream).write_queue_size(); }
+[[gnu::hot]] size_t uv_stream_get_write_queue_size(const uv_stream_t* stream) { return S(stream).write_queue_size(); }
 
 // ---- TCP --------------------------------------------------------------------
 

@@ -178,7 +178,10 @@ constexpr behaviour behaviour_for(profile p) noexcept {
 }
 
 namespace detail {
-inline constexpr behaviour behaviours[] = {
+// Hidden: each library or program that reads the table has its own copy
+// and reads it directly, not through a GOT entry (a page more touched on
+// each loop iteration).
+[[gnu::visibility("hidden")]] inline constexpr behaviour behaviours[] = {
     behaviour_for(profile::libuv_1_44), behaviour_for(profile::libuv_1_45),
     behaviour_for(profile::libuv_1_48), behaviour_for(profile::libuv_1_49),
     behaviour_for(profile::libuv_1_50), behaviour_for(profile::libuv_1_51),

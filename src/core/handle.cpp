@@ -21,13 +21,13 @@ handle::handle(phaseloop::loop& l, handle_type t) noexcept
 
 // The loop counts handles that are both active and referenced; closing
 // handles were stopped by close() and no longer count either way.
-void handle::start_() noexcept {
+[[gnu::hot]] void handle::start_() noexcept {
   if (flags_ & active_flag) return;
   flags_ |= active_flag;
   if (flags_ & ref_flag) loop_->active_handles_++;
 }
 
-void handle::stop_() noexcept {
+[[gnu::hot]] void handle::stop_() noexcept {
   if (!(flags_ & active_flag)) return;
   flags_ &= ~active_flag;
   if (flags_ & ref_flag) loop_->active_handles_--;

@@ -24,7 +24,7 @@ namespace {
 
 // The loop time's clock: the coarse monotonic clock when it is precise to
 // 1 ms or better (it is much cheaper to read), else the precise one.
-clockid_t fast_clock() noexcept {
+[[gnu::hot]] clockid_t fast_clock() noexcept {
   static const clockid_t id = [] {
     timespec res;
     if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0 && res.tv_sec == 0 && res.tv_nsec <= 1000000)
@@ -61,14 +61,14 @@ loop_observer set_loop_observer(loop_observer o) noexcept {
   return prev;
 }
 
-std::uint64_t loop::hrtime() noexcept { return clock_ns(CLOCK_MONOTONIC); }
+[[gnu::hot]] std::uint64_t loop::hrtime() noexcept { return clock_ns(CLOCK_MONOTONIC); }
 
-void loop::update_time() noexcept {
+[[gnu::hot]] void loop::update_time() noexcept {
   if (odd_clock_) [[unlikely]] return update_time_odd_(false);
   time_ = clock_ns(fast_clock()) / 1000000 + clock_offset_;
 }
 
-void loop::tick_time_() noexcept {
+[[gnu::hot]] void loop::tick_time_() noexcept {
   if (odd_clock_) [[unlikely]] return update_time_odd_(true);
   time_ = clock_ns(fast_clock()) / 1000000 + clock_offset_;
 }

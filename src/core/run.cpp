@@ -4,6 +4,17 @@
 // run() is the iteration, one plain call per phase; each phase picks its
 // pass compiled with or without hook calls, so an unhooked loop pays one
 // predictable branch per phase.
+//
+// The functions every iteration, timer and stream request runs (here, in
+// loop.cpp, timer.cpp, handle.cpp, stream.cpp, epoll.cpp and compat's
+// uv_write family) are [[gnu::hot]]: GCC puts them in .text.hot, which
+// the linker lays out together, so that a loop waking from a sleep
+// touches a few pages of the library's code instead of one per source
+// file (docs/performance-notes.md, "What a wake-up touches"). The
+// passes below are templates, instantiated for the hooked loop too: they
+// stay in .text, where this file's instantiations lie side by side (hot,
+// the hooked copies came between the others and the wake-up touched more
+// pages, not fewer).
 
 #include <pthread.h>
 
@@ -61,7 +72,7 @@ std::uint64_t detail::spin_window_ns() noexcept {
   if (!hooked()) [[likely]] closing_pass_<false>(); else closing_pass_<true>();
 }
 
-int loop::run(run_mode mode) {
+[[gnu::hot]] int loop::run(run_mode mode) {
   wakeup_.set_runner(static_cast<std::uint32_t>(pthread_self()));
   // However run() ends (a callback may throw), a send made from here on
   // writes to the eventfd.
@@ -136,11 +147,11 @@ std::uint64_t loop::idle_time() const noexcept {
   return start != 0 ? total + (hrtime() - start) : total;
 }
 
-bool loop::alive() const noexcept {
+[[gnu::hot]] bool loop::alive() const noexcept {
   return active_handles_ > 0 || active_reqs_ > 0 || !pending_.empty() || closing_ != nullptr;
 }
 
-int loop::poll_timeout_() const noexcept {
+[[gnu::hot]] int loop::poll_timeout_() const noexcept {
   if (stop_flag_) return 0;
   if (active_handles_ == 0 && active_reqs_ == 0) return 0;
   if (!pending_.empty() || !idles_.empty() || closing_ != nullptr) return 0;

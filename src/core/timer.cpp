@@ -8,7 +8,7 @@ namespace phaseloop {
 
 timer::timer(phaseloop::loop& l) noexcept : handle(l, handle_type::timer) {}
 
-int timer::start(timer_cb cb, std::uint64_t timeout, std::uint64_t repeat) noexcept {
+[[gnu::hot]] int timer::start(timer_cb cb, std::uint64_t timeout, std::uint64_t repeat) noexcept {
   if (cb == nullptr || is_closing()) return errc::invalid;
   stop();
   std::uint64_t due = loop_->time_ + timeout;
@@ -22,7 +22,7 @@ int timer::start(timer_cb cb, std::uint64_t timeout, std::uint64_t repeat) noexc
   return 0;
 }
 
-int timer::stop() noexcept {
+[[gnu::hot]] int timer::stop() noexcept {
   if (is_active()) {
     loop_->timers_.remove(*this);
     stop_();
@@ -33,7 +33,7 @@ int timer::stop() noexcept {
   return 0;
 }
 
-int timer::again() noexcept {
+[[gnu::hot]] int timer::again() noexcept {
   if (cb_ == nullptr) return errc::invalid;
   if (repeat_ != 0) start(cb_, repeat_, repeat_);
   return 0;

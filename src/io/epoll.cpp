@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
+#include <cstring>
 #include <new>
 
 #include "phaseloop/detail/poller.hpp"
@@ -213,7 +214,7 @@ io_watcher* poller::take_change_(std::size_t i, std::size_t end) noexcept {
   return w->wanted == w->registered && w->wanted != 0 ? nullptr : w;
 }
 
-void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
+[[gnu::hot]] void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
   // A failure callback may watch or unwatch: what it queues lands past
   // `end` and waits for the next flush. A watcher it queues again whose
   // entry this pass has not reached yet is registered at that entry, as
@@ -408,11 +409,13 @@ void poller::drop_(io_watcher& w) noexcept {
   }
 }
 
-int poller::wait(int timeout, io_event* out, int max, bool sigprof_blocked) noexcept {
-  // epoll_event is packed on x86-64, so events land in a raw buffer first.
-  constexpr int cap = 1024;
-  epoll_event raw[cap];
-  if (max > cap) max = cap;
+[[gnu::hot]] int poller::wait(int timeout, io_event* out, int max, bool sigprof_blocked) noexcept {
+  // The kernel writes its records (packed on x86-64) over the start of
+  // `out`; each is read before the io_event that takes its place is
+  // written, from the last to the first, so that none is overwritten
+  // before it is read (an io_event is at least as large as a record).
+  static_assert(sizeof(epoll_event) <= sizeof(io_event));
+  auto* raw = reinterpret_cast<epoll_event*>(out);
   int n;
   if (sigprof_blocked) {
     sigset_t mask;
@@ -424,18 +427,20 @@ int poller::wait(int timeout, io_event* out, int max, bool sigprof_blocked) noex
   }
   if (n < 0) return -errno;
   bool scan = false;
-  for (int i = 0; i < n; i++) {
-    const int fd = raw[i].data.fd;
-    out[i] = io_event{fd, raw[i].events};
+  for (int i = n - 1; i >= 0; i--) {
+    epoll_event e;
+    std::memcpy(&e, reinterpret_cast<const unsigned char*>(out) + static_cast<std::size_t>(i) * sizeof e, sizeof e);
+    const int fd = e.data.fd;
+    out[i] = io_event{fd, e.events, 0};
     if (fd < 0 || static_cast<unsigned>(fd) >= batch_pos_.size()) {
       scan = true;
       continue;
     }
-    // Slots below i already belong to this batch, so a match there is the
+    // Slots above i already belong to this batch, so a match there is the
     // same fd reported twice: a registration that outlived its fd's close
     // (the file lives on through a dup) next to the fd's new one.
     int& pos = batch_pos_[static_cast<unsigned>(fd)];
-    if (pos < i && out[pos].fd == fd) scan = true;
+    if (pos > i && pos < n && out[pos].fd == fd) scan = true;
     pos = i;
   }
   batch_ = out;

@@ -86,7 +86,7 @@ stream::stream(phaseloop::loop& l, handle_type t) noexcept : handle(l, t) {
     spare->fd = open_spare_fd();
 }
 
-stream* stream::from_(detail::io_watcher& w) noexcept {
+[[gnu::hot]] stream* stream::from_(detail::io_watcher& w) noexcept {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winvalid-offsetof"
   return reinterpret_cast<stream*>(reinterpret_cast<char*>(&w) - offsetof(stream, watcher_));
@@ -121,7 +121,7 @@ void stream::unwatch_(unsigned events) noexcept { detail::loop_seam::poller(*loo
 
 void stream::disarm_(unsigned events) noexcept { detail::loop_seam::poller(*loop_).disarm(watcher_, events); }
 
-void stream::feed_() noexcept {
+[[gnu::hot]] void stream::feed_() noexcept {
   detail::loop_seam::defer(*loop_, watcher_);
 }
 
@@ -151,7 +151,7 @@ int stream::open_(int fd, std::uint32_t flags) noexcept {
 
 // ---- reading ---------------------------------------------------------------
 
-bool stream::reading_() const noexcept {
+[[gnu::hot]] bool stream::reading_() const noexcept {
   // The bit is only ever set before 1.53.
   return (flags_ & reading_flag) != 0 || (read_cb_ != nullptr && loop_->behaves().no_reading_bit);
 }
@@ -199,7 +199,7 @@ void stream::eof_(const fs_buf& b, unsigned events) {
   call_(events, nullptr, [&] { cb(this, errc::eof, &b); });
 }
 
-void stream::read_(unsigned events) {
+[[gnu::hot]] void stream::read_(unsigned events) {
   flags_ &= ~(read_partial_flag | chaos_cut_flag);
   const bool ipc = carries_handles_();
   // A bound on reads per pass, so one busy stream cannot starve the rest.
@@ -268,11 +268,11 @@ void stream::read_(unsigned events) {
 
 // ---- writing ---------------------------------------------------------------
 
-bool stream::carries_handles_() const noexcept {
+[[gnu::hot]] bool stream::carries_handles_() const noexcept {
   return type_ == handle_type::named_pipe && static_cast<const pipe*>(this)->ipc();
 }
 
-int stream::check_before_write_(unsigned nbufs, handle* send) const noexcept {
+[[gnu::hot]] int stream::check_before_write_(unsigned nbufs, handle* send) const noexcept {
   if (nbufs == 0) return errc::invalid;  // libuv asserts
   if (watcher_.fd < 0) return -EBADF;
   if (!(flags_ & writable_flag)) return -EPIPE;
@@ -283,7 +283,7 @@ int stream::check_before_write_(unsigned nbufs, handle* send) const noexcept {
   return 0;
 }
 
-int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, handle* send, write_cb cb) noexcept {
+[[gnu::hot]] int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, handle* send, write_cb cb) noexcept {
   if (int err = check_before_write_(nbufs, send); err < 0) return err;
   const bool queue_was_empty = write_queue_size_ == 0;
   r.bufs_ = r.small_;
@@ -320,7 +320,7 @@ int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, handle* se
   return 0;
 }
 
-int stream::try_write2(const fs_buf bufs[], unsigned nbufs, handle* send) noexcept {
+[[gnu::hot]] int stream::try_write2(const fs_buf bufs[], unsigned nbufs, handle* send) noexcept {
   if (connect_req_ != nullptr || write_queue_size_ != 0) return errc::again;
   if (write_error_ != 0) [[unlikely]] return write_error_;  // see write_()
   // libuv checks the handle to send as write2 does from 1.53 only.
@@ -359,7 +359,7 @@ bool may_say_eagain(int fd) noexcept {
 
 }  // namespace
 
-ssize_t stream::try_write_(const fs_buf* bufs, unsigned nbufs, handle* send) noexcept {
+[[gnu::hot]] ssize_t stream::try_write_(const fs_buf* bufs, unsigned nbufs, handle* send) noexcept {
   if (send == nullptr) {
     if (detail::chaos* c = detail::loop_seam::chaos(*loop_); c != nullptr) [[unlikely]]
       return chaos_write_(*c, bufs, nbufs);
@@ -429,7 +429,7 @@ ssize_t stream::chaos_write_(detail::chaos& c, const fs_buf* bufs, unsigned nbuf
   return write_plain(watcher_.fd, cut, n);
 }
 
-void stream::finish_write_(write_req& r) noexcept {
+[[gnu::hot]] void stream::finish_write_(write_req& r) noexcept {
   write_queue_.erase(r);
   // On success the buffer list is done with; on error it stays, so that
   // write_queue_size keeps saying "stop writing" until the callback.
@@ -441,7 +441,7 @@ void stream::finish_write_(write_req& r) noexcept {
   feed_();
 }
 
-void stream::write_() {
+[[gnu::hot]] void stream::write_() {
   // libuv >= 1.45 goes on to the next requests after one completes (up to
   // 32 more, so that a fast reader cannot starve the loop); 1.44 waits for
   // writability first.
@@ -491,7 +491,7 @@ void stream::write_() {
   }
 }
 
-void stream::write_callbacks_(unsigned events) {
+[[gnu::hot]] void stream::write_callbacks_(unsigned events) {
   if (completed_.empty()) return;
   write_req::list done;
   done.splice_back(completed_);
@@ -553,7 +553,7 @@ int stream::set_blocking(bool blocking) noexcept {
 
 // ---- the poll-phase callback -----------------------------------------------
 
-void stream::io_(phaseloop::loop&, detail::io_watcher& w, unsigned events) {
+[[gnu::hot]] void stream::io_(phaseloop::loop&, detail::io_watcher& w, unsigned events) {
   stream* s = from_(w);
   if (events & detail::io_refused) [[unlikely]] {
     s->refused_(-detail::refused_errno(events), events);

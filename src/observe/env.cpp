@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string>
@@ -196,9 +197,13 @@ void print_stats() {
     }
   }
   // One write per process where it fits, so that the tables of processes
-  // sharing the file do not interleave.
-  static char buffer[1 << 16];
-  if (out != stderr) std::setvbuf(out, buffer, _IOFBF, sizeof buffer);
+  // sharing the file do not interleave. (On the heap: 64 KiB of static
+  // storage would push the statics the loop reads on every iteration
+  // onto a page of their own.)
+  constexpr std::size_t buffer_size = 1 << 16;
+  const std::unique_ptr<char, decltype(&std::free)> buffer(
+      out != stderr ? static_cast<char*>(std::malloc(buffer_size)) : nullptr, &std::free);
+  if (buffer != nullptr) std::setvbuf(out, buffer.get(), _IOFBF, buffer_size);
   for (const loop_entry* e : entries()) {
     if (e->stats == nullptr) continue;
     char title[128];
