@@ -8,7 +8,9 @@
 #     is not a positive integer;
 #   - callgrind.sh: a benchmark bench/run.sh does not build;
 #   - targets.sh: a table it cannot read;
-#   - footprint/run.sh: a round count that is not a positive integer.
+#   - footprint/run.sh: a round count that is not a positive integer;
+#   - wake-footprint.py: a wake-up count that is not a positive number, a
+#     mode it does not know.
 # A new bench script must be put in one of these lists.
 set -u
 top=${srcdir:-.}
@@ -16,7 +18,7 @@ status=0
 fail() { echo "FAIL: $*"; status=1; }
 
 with_rounds="run.sh http-wrk.sh trace-cost.sh engine-promises.sh node-layer.sh fs-io.sh libuv-suite.py fixed-load.py"
-others="callgrind.sh targets.sh lib.sh"
+others="callgrind.sh targets.sh lib.sh wake-footprint.py"
 
 # expect NAME PATTERN ARGS...: bench/NAME ARGS exits 2 and says PATTERN
 # after its name (footprint/run.sh calls itself footprint).
@@ -49,6 +51,9 @@ expect fixed-load.py "--counts takes a number of requests, not 'abc'" / --counts
 expect callgrind.sh "unknown benchmark 'nope'" timers nope
 expect targets.sh "cannot read /nonexistent" /nonexistent /dev/null /dev/null
 expect footprint/run.sh "ROUNDS must be a positive integer, not 'abc'" / abc
+expect wake-footprint.py "--wakes takes a positive number, not '0'" / --wakes 0
+expect wake-footprint.py "--wakes needs a value" / --wakes
+expect wake-footprint.py "--modes: unknown mode busy" / --modes request,busy
 
 for script in "$top"/bench/*.sh "$top"/bench/*.py; do
   [ -e "$script" ] || continue
