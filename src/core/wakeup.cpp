@@ -25,8 +25,6 @@ constexpr unsigned wake_events = io_readable | io_edge;
 // Between two handles appended to the queue: room for those initialised
 // between them during passes.
 constexpr std::uint64_t order_gap = std::uint64_t{1} << 16;
-// The wake-up whose pass this thread is running (push()).
-thread_local wakeup* pass_running = nullptr;
 }  // namespace
 
 // ---- the descriptor --------------------------------------------------------
@@ -105,9 +103,6 @@ void wakeup::push(async& a) noexcept {
   async* head = posted_.load(std::memory_order_relaxed);
   do a.posted_next_ = head;
   while (!posted_.compare_exchange_weak(head, &a, std::memory_order_seq_cst, std::memory_order_relaxed));
-  // A callback of the pass sent: the pass takes the stack after it, so
-  // that a handle it has still to visit runs in it.
-  if (pass_running == this) self_sent_ = true;
 }
 
 // On the loop's thread (`own`, or found so here), libuv 1.53's next poll
@@ -151,8 +146,6 @@ void wakeup::leave_awake_() noexcept {
 // test/diff/201_async_thread_send_in_pass.c).
 
 void wakeup::begin_pass(pass& p) noexcept {
-  p.outer_ = pass_running;
-  pass_running = this;
   // The sends that woke this pass (or came while awake), and those held
   // back from the last one.
   take_posted_();
@@ -179,7 +172,6 @@ async* wakeup::next() noexcept {
 }
 
 void wakeup::end_pass() noexcept {
-  pass_running = pass_->outer_;
   pass_ = nullptr;
   if (born_) {
     for (async* a = asyncs_.front(); a != nullptr; a = asyncs_.next(*a)) a->order_ &= ~std::uint64_t{1};
@@ -219,7 +211,7 @@ void wakeup::pass::start(async* list) noexcept {
     else
       spill(*a);
   }
-  std::sort(first_.at, first_.at + first_.n, sooner);
+  if (first_.n > 1) std::sort(first_.at, first_.at + first_.n, sooner);
 }
 
 void wakeup::pass::join(async& a) noexcept {

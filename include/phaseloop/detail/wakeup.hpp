@@ -236,7 +236,6 @@ class wakeup {
     // (nullptr: the front), and the order_ of the handle visited last.
     async* insert_after_ = nullptr;
     std::uint64_t cursor_ = 0;
-    wakeup* outer_ = nullptr;  // whose pass this thread was running (nested runs)
   };
   /// Starts a pass (the eventfd watcher's callback) in `p`, which lives
   /// until end_pass().
@@ -246,10 +245,9 @@ class wakeup {
   /// After a callback: what it sent, or another thread sent meanwhile, runs
   /// in this pass if its handle is still ahead.
   void after_callback() noexcept {
-    if (self_sent_ || posted_.load(std::memory_order_acquire) != nullptr) {
-      self_sent_ = false;
-      take_posted_();
-    }
+    // (A send made by the callback is on the stack, unless a close in
+    // it took the stack already, which put the handle in this pass.)
+    if (posted_.load(std::memory_order_acquire) != nullptr) take_posted_();
   }
   void end_pass() noexcept;
 
@@ -303,10 +301,9 @@ class wakeup {
   std::atomic<async*> posted_{nullptr};
   bool spin_next_ = false;  // the next wait spins first
   bool never_read_ = false;
-  // The pass's flags: one of its callbacks sent; a handle was initialised
-  // during it; a closed handle may still be on the lists; the last pass had
-  // a handle to visit, or a wake-up owed.
-  bool self_sent_ = false;
+  // The pass's flags: a handle was initialised during it; a closed handle
+  // may still be on the lists; the last pass had a handle to visit, or a
+  // wake-up owed.
   bool born_ = false;
   bool closed_ = false;
   bool found_ = false;
