@@ -68,8 +68,8 @@ struct io_event {
   /// Room for the rest of the kernel's own record of the event (epoll's:
   /// 12 bytes on x86-64, 16 elsewhere): wait() has the kernel write a
   /// batch into the caller's array and turns it into io_events in place,
-  /// so that a wait needs no second buffer (and the stack below the
-  /// loop's array, where the callbacks run, no more pages).
+  /// so that a wait needs no second buffer on the stack (12 KB more, and
+  /// the pages a wake-up touches there).
   std::uint64_t backend_;
 };
 
