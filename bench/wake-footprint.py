@@ -227,7 +227,7 @@ def trace(build, config, mode, wakes):
     return kept, maps
 
 
-def summarize(kept, maps, config):
+def summarize(kept, maps):
     n = len(kept)
     s = {"n": n}
     for i, key in enumerate(["code pages", "data pages", "code lines", "data lines"]):
@@ -266,7 +266,7 @@ def main():
     for mode in o["modes"]:
         for config in ("libuv", "phaseloop"):
             kept, maps = trace(o["build"], config, mode, o["wakes"])
-            results[(mode, config)] = summarize(kept, maps, config)
+            results[(mode, config)] = summarize(kept, maps)
     print(f"`bench/wake-footprint.py {o['build']} --wakes {o['wakes']} --modes {','.join(o['modes'])}` "
           f"({time.monotonic() - start:.0f} s):")
     for mode in o["modes"]:
