@@ -17,12 +17,35 @@
 //
 // Threads: the loop's thread only.
 
+#include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include "core/loop_impl.hpp"
+#include "phaseloop/fs.hpp"
 #include "phaseloop/loop.hpp"
 
 namespace phaseloop::detail {
+
+/// The bytes in `n` buffers.
+inline std::size_t buf_bytes(const fs_buf* bufs, unsigned n) noexcept {
+  std::size_t sum = 0;
+  for (unsigned i = 0; i < n; i++) sum += bufs[i].len;
+  return sum;
+}
+/// A write's or a send's own copy of its `n` buffers: in `small` (room for
+/// `room`) when they fit, else in memory from malloc -- as libuv does, and
+/// shorter per call than operator new[]'s chain down to malloc; nullptr
+/// when there is no memory. free_bufs() gives it back.
+inline fs_buf* copy_bufs(fs_buf* small, unsigned room, const fs_buf* bufs, unsigned n) noexcept {
+  fs_buf* copy = small;
+  if (n > room && (copy = static_cast<fs_buf*>(std::malloc(n * sizeof *bufs))) == nullptr) return nullptr;
+  if (n != 0) std::memcpy(copy, bufs, n * sizeof *bufs);
+  return copy;
+}
+inline void free_bufs(fs_buf* copy, const fs_buf* small) noexcept {
+  if (copy != small) std::free(copy);
+}
 
 /// $UV_USE_IO_URING as libuv reads it, once per process: -1 when unset,
 /// else its value as atoi reads it (src/core/profile.cpp).

@@ -134,9 +134,8 @@ void poller::compact_() noexcept {
   changes_.resize(kept);
 }
 
-int poller::reserve(int fd) noexcept {
+int poller::grow_(int fd) noexcept {
   if (fd < 0) return -EBADF;
-  if (static_cast<unsigned>(fd) < table_.size()) return 0;
   try {
     const std::size_t size = static_cast<unsigned>(fd) + 1 > 2 * table_.size() ? fd + 1 : 2 * table_.size();
     // The queue first: a table that grew has room in the queue too.

@@ -33,12 +33,6 @@ namespace {
 constexpr unsigned read_events = detail::io_readable;
 constexpr unsigned write_events = detail::io_writable;
 
-std::size_t count_bytes(const fs_buf* bufs, unsigned n) noexcept {
-  std::size_t total = 0;
-  for (unsigned i = 0; i < n; i++) total += bufs[i].len;
-  return total;
-}
-
 int accept_fd(int server) noexcept {
   for (;;) {
     int fd = ::accept4(server, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
@@ -286,12 +280,8 @@ void stream::eof_(const fs_buf& b, unsigned events) {
 [[gnu::hot]] int stream::write2(write_req& r, const fs_buf bufs[], unsigned nbufs, handle* send, write_cb cb) noexcept {
   if (int err = check_before_write_(nbufs, send); err < 0) return err;
   const bool queue_was_empty = write_queue_size_ == 0;
-  r.bufs_ = r.small_;
-  if (nbufs > sizeof r.small_ / sizeof r.small_[0]) {
-    r.bufs_ = new (std::nothrow) fs_buf[nbufs];
-    if (r.bufs_ == nullptr) return errc::no_memory;
-  }
-  std::memcpy(r.bufs_, bufs, nbufs * sizeof *bufs);
+  r.bufs_ = detail::copy_bufs(r.small_, sizeof r.small_ / sizeof r.small_[0], bufs, nbufs);
+  if (r.bufs_ == nullptr) return errc::no_memory;
   // Every field is set here, as libuv's request init does, so the C layer
   // may hand over a struct that was never constructed or is being reused.
   r.type_ = req_type::write;
@@ -305,7 +295,7 @@ void stream::eof_(const fs_buf& b, unsigned events) {
   r.extra_ = 0;  // bytes written so far
   detail::loop_seam::req_register(*loop_);
   detail::loop_seam::started(*loop_, r, this);
-  write_queue_size_ += count_bytes(bufs, nbufs);
+  write_queue_size_ += detail::buf_bytes(bufs, nbufs);
   write_queue_.push_back(r);
   if (write_error_ != 0) [[unlikely]] {
     flush_writes_(write_error_);  // (r is the only one queued)
@@ -434,7 +424,7 @@ ssize_t stream::chaos_write_(detail::chaos& c, const fs_buf* bufs, unsigned nbuf
   // On success the buffer list is done with; on error it stays, so that
   // write_queue_size keeps saying "stop writing" until the callback.
   if (r.error_ == 0) {
-    if (r.bufs_ != r.small_) delete[] r.bufs_;
+    detail::free_bufs(r.bufs_, r.small_);
     r.bufs_ = nullptr;
   }
   completed_.push_back(r);
@@ -498,8 +488,8 @@ ssize_t stream::chaos_write_(detail::chaos& c, const fs_buf* bufs, unsigned nbuf
   while (write_req* r = done.pop_front()) {
     detail::loop_seam::req_unregister(*loop_);
     if (r->bufs_ != nullptr) {
-      write_queue_size_ -= count_bytes(r->bufs_ + r->index_, r->nbufs_ - r->index_);
-      if (r->bufs_ != r->small_) delete[] r->bufs_;
+      write_queue_size_ -= detail::buf_bytes(r->bufs_ + r->index_, r->nbufs_ - r->index_);
+      detail::free_bufs(r->bufs_, r->small_);
       r->bufs_ = nullptr;
     }
     if (write_cb cb = r->cb_) call_(events, r, [&] { cb(r, r->error_); });

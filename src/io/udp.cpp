@@ -73,12 +73,6 @@ int addr_len(const sockaddr* a) noexcept {
   return errc::invalid;
 }
 
-std::size_t total(const fs_buf* bufs, unsigned n) noexcept {
-  std::size_t sum = 0;
-  for (unsigned i = 0; i < n; i++) sum += bufs[i].len;
-  return sum;
-}
-
 }  // namespace
 
 udp::udp(phaseloop::loop& l) noexcept : udp(l, -1) {}
@@ -225,23 +219,19 @@ int udp::send(udp_send& r, const fs_buf bufs[], unsigned nbufs, const sockaddr* 
   // completed list until their callbacks run.
   const bool nothing_queued = send_queue_count_ == 0;
 
-  r.bufs_ = r.bufsml_;
-  if (nbufs > sizeof r.bufsml_ / sizeof r.bufsml_[0]) {
-    r.bufs_ = new (std::nothrow) fs_buf[nbufs];
-    if (r.bufs_ == nullptr) return errc::no_memory;
-  }
-  if (nbufs != 0) std::memcpy(r.bufs_, bufs, nbufs * sizeof *bufs);
+  r.bufs_ = detail::copy_bufs(r.bufsml_, sizeof r.bufsml_ / sizeof r.bufsml_[0], bufs, nbufs);
+  if (r.bufs_ == nullptr) return errc::no_memory;
   r.nbufs_ = nbufs;
   r.handle_ = this;
   r.cb_ = cb;
   r.status_ = 0;
-  std::memset(&r.addr_, 0, sizeof r.addr_);
+  // Only the address's own length is copied; the family says how long.
   if (addr != nullptr) std::memcpy(&r.addr_, addr, static_cast<std::size_t>(len));
   else r.addr_.ss_family = AF_UNSPEC;
 
   detail::loop_seam::req_register(*loop_);
   detail::loop_seam::started(*loop_, r, this);
-  send_queue_size_ += total(r.bufs_, nbufs);
+  send_queue_size_ += detail::buf_bytes(r.bufs_, nbufs);
   send_queue_count_++;
   queue_.push_back(r);
   start_();
@@ -384,9 +374,9 @@ void udp::run_completed_(phase p) noexcept {
   flags_ |= processing_flag;
   while (udp_send* r = completed_.pop_front()) {
     detail::loop_seam::req_unregister(*loop_);
-    send_queue_size_ -= total(r->bufs_, r->nbufs_);
+    send_queue_size_ -= detail::buf_bytes(r->bufs_, r->nbufs_);
     send_queue_count_--;
-    if (r->bufs_ != r->bufsml_) delete[] r->bufs_;
+    detail::free_bufs(r->bufs_, r->bufsml_);
     r->bufs_ = nullptr;
     if (r->cb_ == nullptr) continue;
     const int status = r->status_ < 0 ? static_cast<int>(r->status_) : 0;

@@ -99,7 +99,7 @@ class poller {
   /// watching it later needs no memory of the poller's and cannot fail
   /// (a handle calls this when it takes the fd). 0, or errc for a bad fd
   /// or no memory.
-  int reserve(int fd) noexcept;
+  int reserve(int fd) noexcept { return static_cast<unsigned>(fd) < table_.size() ? 0 : grow_(fd); }
   /// Adds `events` to what `w` (whose fd is set) is watched for; the kernel
   /// is told at the next flush(), or at once when there is no memory to
   /// queue the change. errc for a bad fd, no memory for the fd's room
@@ -174,6 +174,8 @@ class poller {
   bool retrying_ = false;   // the last flush() queued a refused change again
   int refusals_ = 0;        // flushes in a row that did so
   int queue_(io_watcher& w) noexcept;
+  // reserve() when the table has no room for `fd` (or fd is negative).
+  int grow_(int fd) noexcept;
   // Takes `w` off the queue (false: it was not on it).
   bool unqueue_(io_watcher& w) noexcept;
   void compact_() noexcept;
