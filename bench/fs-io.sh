@@ -36,7 +36,8 @@
 #
 # usage: bench/fs-io.sh BUILD [-r N] [--markdown] [TEST...]
 # Environment: CC, FS_IO_DIR (where the files go; default BUILD/bench/fs-io,
-# on the disk the build is on), LIBUV_153 (default .oracle/libuv-1.53).
+# on the disk the build is on), LIBUV_153 (default $PHASELOOP_ORACLE_DIR/libuv-1.53, else
+# .oracle/libuv-1.53, where tools/install-libuv-refs puts it).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -65,7 +66,7 @@ say() { echo "fs-io: $*" >&2; }
 die() { say "$*"; exit 1; }
 [ -f "$build/.libs/libphaseloop.so" ] || die "no $build/.libs/libphaseloop.so: build phaseloop first"
 
-ref153=${LIBUV_153:-$top/.oracle/libuv-1.53}
+ref153=${LIBUV_153:-${PHASELOOP_ORACLE_DIR:-$top/.oracle}/libuv-1.53}
 if [ ! -f "$ref153/cflags" ] && [ -z "${LIBUV_153:-}" ]; then
   "$top/tools/install-libuv-refs" >&2 || die "tools/install-libuv-refs failed"
 fi

@@ -60,7 +60,8 @@ usage: bench/libuv-suite.py BUILD [-r N] [--markdown] [--callgrind | --perf] [--
   NAME...     benchmarks to run (default: the list below; any name from
               libuv's test/benchmark-list.h works if its output parses)
 Environment: CC (default cc), BENCH_TIMEOUT (seconds per run, default
-120), LIBUV_153 (default .oracle/libuv-1.53; absent: that column is left
+120), LIBUV_153 (default $PHASELOOP_ORACLE_DIR/libuv-1.53, else
+.oracle/libuv-1.53, as tools/install-libuv-refs installs it; absent: that column is left
 out with a note), ASYNC_PINGS (the round trips of each thread ping-pong
 benchmark, default 100000: see Suite.prepare).
 
@@ -450,7 +451,8 @@ class Suite:
                 w.write(pings.sub("#define NUM_PINGS (%s)" % async_pings, body).encode("latin-1"))
 
         env153 = os.environ.get("LIBUV_153") or ""
-        self.ref153 = env153 or top + "/.oracle/libuv-1.53"
+        # Where tools/install-libuv-refs puts it.
+        self.ref153 = env153 or (os.environ.get("PHASELOOP_ORACLE_DIR") or top + "/.oracle") + "/libuv-1.53"
         if not os.path.isfile(self.ref153 + "/cflags") and not env153 and not self.against:
             sys.stdout.flush()
             if status([top + "/tools/install-libuv-refs"], stdout=sys.stderr.fileno()) != 0:
