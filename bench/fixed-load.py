@@ -25,7 +25,9 @@ h2load --rps for --duration seconds, the libuv and phaseloop servers taking
 turns (the first of a round alternates), --rounds times. Per run: the
 server's CPU time (user + system, every thread of every process of the
 server: /proc/PID/task/TID/schedstat, in nanoseconds) per 1,000 answered
-requests; the requests' latency from h2load --log-file (p50, p99, max); the
+requests; its context switches per 1,000 (voluntary and involuntary, from
+/proc/PID/task/TID/status: a loop that sleeps and wakes again switches
+once each time); the requests' latency from h2load --log-file (p50, p99, max); the
 errors (failed, errored, timed out, or not 2xx). The tables give medians
 over the rounds.
 
@@ -370,17 +372,21 @@ def percentile(sorted_values, p):
 
 def measure(server, clients, duration, rps, work):
     """The server under h2load: its CPU per 1,000 answered requests (ms),
-    latency p50/p99/max (us), errors, achieved req/s."""
+    its context switches per 1,000 (a loop's sleep and wake-up is one; a
+    thread preempted is another), latency p50/p99/max (us), errors,
+    achieved req/s."""
     log = os.path.join(work, "h2load.log")
     if os.path.exists(log):
         os.remove(log)  # h2load appends to an existing --log-file
-    before = server.cpu()
+    before, switched = server.cpu(), server.switches()
     ok, errors, rate = h2load(server.port, clients, duration, rps, log)
     spent = server.cpu() - before
+    switched = server.switches() - switched
     lat = latencies(log)
     return {
         "cpu_ms_per_1000": spent / 1e6 / ok * 1000 if ok else None,
         "cpu_s": spent / 1e9,
+        "switches_per_1000": switched / ok * 1000 if ok else None,
         "answered": ok,
         "errors": errors,
         "rate": rate,
@@ -625,8 +631,9 @@ def print_tables(record, loads, loops, idle_s):
           f"{record['machine_load_before']} before, {record['machine_load_after']} after.")
     print()
     print("| server | loops | load | offered req/s | CPU ms / 1,000 req libuv | phaseloop | libuv / phaseloop "
+          "| switches / 1,000 req libuv / phaseloop "
           "| p50 us libuv / phaseloop | p99 us libuv / phaseloop | max us libuv / phaseloop | errors |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for kind in sorted({r["kind"] for r in runs}, key=["c", "node"].index):
         for nl in loops:
             for pct in loads:
@@ -635,7 +642,8 @@ def print_tables(record, loads, loops, idle_s):
                 if not sel["libuv"]:
                     continue
                 med = {cfg: {k: median([r[k] for r in rs]) for k in
-                             ("cpu_ms_per_1000", "p50_us", "p99_us", "max_us")} for cfg, rs in sel.items()}
+                             ("cpu_ms_per_1000", "switches_per_1000", "p50_us", "p99_us", "max_us")}
+                       for cfg, rs in sel.items()}
                 errors = {cfg: sum(r["errors"] for r in rs) for cfg, rs in sel.items()}
                 offered = sel["libuv"][0]["offered"]
                 name = SERVER_NAMES[kind]
@@ -644,6 +652,7 @@ def print_tables(record, loads, loops, idle_s):
                 print(f"| {name} | {nl} | {pct} % | {offered:.0f} | {fmt(lu['cpu_ms_per_1000'])}{spread['libuv']} | "
                       f"{fmt(pl['cpu_ms_per_1000'])}{spread['phaseloop']} | "
                       f"{ratio(lu['cpu_ms_per_1000'], pl['cpu_ms_per_1000'])} | "
+                      f"{fmt(lu['switches_per_1000'], 0)} / {fmt(pl['switches_per_1000'], 0)} | "
                       f"{fmt(lu['p50_us'], 0)} / {fmt(pl['p50_us'], 0)} | {fmt(lu['p99_us'], 0)} / "
                       f"{fmt(pl['p99_us'], 0)} | {fmt(lu['max_us'], 0)} / {fmt(pl['max_us'], 0)} | "
                       f"{errors['libuv']} / {errors['phaseloop']} |")
