@@ -3,7 +3,8 @@
 """bench/libuv-suite.py -- libuv's own benchmark programs (test/benchmark-*.c
 of libuv 1.44.2, from Debian 12's libuv1 source package, fetched and checked
 by test/clients/libuv/fetch at bench time, never kept in this repository),
-built and run four ways, interleaved round by round:
+built and run four ways, interleaved round by round (each round starting
+with the next configuration):
 
   1.44    against Debian's libuv 1.44.2 (libuv1-dev: /usr/include, -luv)
   1.53    against libuv 1.53.0 (Debian sid's libuv1-dev, the newest
@@ -944,10 +945,14 @@ class Suite:
             self.callgrind_table()
             return 0
         self.names = self.names or DEFAULT_NAMES
+        configs = self.configs()
         for r in range(1, self.rounds + 1):
+            # Each round starts with the next configuration, so that none
+            # always runs right after the same other one.
+            shift = (r - 1) % len(configs)
             for name in self.names:
                 say("round %d/%d: %s" % (r, self.rounds, name))
-                for cfg in self.configs():
+                for cfg in configs[shift:] + configs[:shift]:
                     self.run(cfg, name)
         if self.against:
             self.ab_table()
