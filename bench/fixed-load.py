@@ -29,7 +29,8 @@ requests; its context switches per 1,000 (voluntary and involuntary, from
 /proc/PID/task/TID/status: a loop that sleeps and wakes again switches
 once each time); the requests' latency from h2load --log-file (p50, p99, max); the
 errors (failed, errored, timed out, or not 2xx). The tables give medians
-over the rounds.
+over the rounds; the CPU ratio is the median of each round's libuv run
+over the phaseloop run beside it.
 
 Idle (--idle SECONDS, default 60; 0: none): both servers of a kind run at
 once, each with --tick 1000 (a repeating 1 s timer) and 4 keep-alive
@@ -539,8 +540,14 @@ def spread_of(values):
     return f" ({min(values):.2f}-{max(values):.2f})" if len(values) > 1 else ""
 
 
-def ratio(a, b):
-    return "-" if a is None or b is None or b == 0 else f"{a / b:.2f}"
+def paired_ratio(libuv_runs, phaseloop_runs, key):
+    """The median over the rounds of libuv's value / phaseloop's in the same
+    round: the two runs of a round are next to each other, so what the
+    machine does from one round to the next cancels out of each ratio."""
+    by_round = {r["round"]: r[key] for r in phaseloop_runs}
+    ratios = [r[key] / by_round[r["round"]] for r in libuv_runs
+              if r[key] is not None and by_round.get(r["round"])]
+    return f"{statistics.median(ratios):.2f}" if ratios else "-"
 
 
 def loadavg():
@@ -626,7 +633,8 @@ def main():
 def print_tables(record, loads, loops, idle_s):
     runs = record["runs"]
     print(f"h2load --h1 -c {record['clients']} --rps, {record['duration_s']} s per run, median of "
-          f"{record['rounds']} round(s) (CPU: the median, and the lowest and highest round), "
+          f"{record['rounds']} round(s) (CPU: the median, and the lowest and highest round; libuv / "
+          f"phaseloop: the median of each round's ratio of the two runs side by side), "
           f"libuv and phaseloop taking turns; load average "
           f"{record['machine_load_before']} before, {record['machine_load_after']} after.")
     print()
@@ -651,7 +659,7 @@ def print_tables(record, loads, loops, idle_s):
                 spread = {cfg: spread_of([r["cpu_ms_per_1000"] for r in rs]) for cfg, rs in sel.items()}
                 print(f"| {name} | {nl} | {pct} % | {offered:.0f} | {fmt(lu['cpu_ms_per_1000'])}{spread['libuv']} | "
                       f"{fmt(pl['cpu_ms_per_1000'])}{spread['phaseloop']} | "
-                      f"{ratio(lu['cpu_ms_per_1000'], pl['cpu_ms_per_1000'])} | "
+                      f"{paired_ratio(sel['libuv'], sel['phaseloop'], 'cpu_ms_per_1000')} | "
                       f"{fmt(lu['switches_per_1000'], 0)} / {fmt(pl['switches_per_1000'], 0)} | "
                       f"{fmt(lu['p50_us'], 0)} / {fmt(pl['p50_us'], 0)} | {fmt(lu['p99_us'], 0)} / "
                       f"{fmt(pl['p99_us'], 0)} | {fmt(lu['max_us'], 0)} / {fmt(pl['max_us'], 0)} | "
