@@ -96,18 +96,14 @@ int fs_req::set_paths_(const char* path, const char* new_path) noexcept {
 // The buffer array is copied (the buffers themselves are not).
 int fs_req::set_bufs_(const fs_buf bufs[], unsigned nbufs) noexcept {
   if (bufs == nullptr || nbufs == 0) return errc::invalid;
-  bufs_ = bufsml_;
-  if (nbufs > std::size(bufsml_)) {
-    bufs_ = static_cast<fs_buf*>(std::malloc(nbufs * sizeof(fs_buf)));
-    if (bufs_ == nullptr) return errc::no_memory;
-  }
-  std::memcpy(bufs_, bufs, nbufs * sizeof(fs_buf));
+  bufs_ = detail::copy_bufs(bufsml_, std::size(bufsml_), bufs, nbufs);
+  if (bufs_ == nullptr) return errc::no_memory;
   nbufs_ = nbufs;
   return 0;
 }
 
 void fs_req::release_bufs_() noexcept {
-  if (bufs_ != bufsml_) std::free(bufs_);
+  detail::free_bufs(bufs_, bufsml_);
   bufs_ = nullptr;
   nbufs_ = 0;
 }
