@@ -11,6 +11,10 @@ Servers (--servers, default c,node):
         Debian's libuv (http_server-libuv) and against phaseloop
         (http_server); --loops L runs it with that many loops (threads,
         each with its own SO_REUSEPORT listener).
+  c-dropin  the same source's http_server-libuv, one binary run on
+        Debian's libuv and on phaseloop's drop-in libuv.so.1: what is
+        left of a difference between the two c servers when both run
+        the same program code (not in the default list).
   node  bench/node/http_hello.js on the Node of the machine's Debian
         release from the clients kit (test/clients/node/fetch), on its real
         libuv.so.1 and on phaseloop's drop-in (test/clients/node/lib/
@@ -25,9 +29,12 @@ h2load --rps for --duration seconds, the libuv and phaseloop servers taking
 turns (the first of a round alternates), --rounds times. Per run: the
 server's CPU time (user + system, every thread of every process of the
 server: /proc/PID/task/TID/schedstat, in nanoseconds) per 1,000 answered
-requests; its context switches per 1,000 (voluntary and involuntary, from
-/proc/PID/task/TID/status: a loop that sleeps and wakes again switches
-once each time); the requests' latency from h2load --log-file (p50, p99, max); the
+requests; the kernel's share of that time (the system clock ticks of
+/proc/PID/task/TID/stat over user + system: whether a difference lies in
+the program's code or in its system calls); its context switches per
+1,000 (voluntary and involuntary, from /proc/PID/task/TID/status: a loop
+that sleeps and wakes again switches once each time); the requests'
+latency from h2load --log-file (p50, p99, max); the
 errors (failed, errored, timed out, or not 2xx). The tables give medians
 over the rounds; the CPU ratio is the median of each round's libuv run
 over the phaseloop run beside it.
@@ -53,7 +60,7 @@ printed before and after. Output: markdown tables on stdout; --json FILE
 keeps every measurement.
 
 options:
-  --servers LIST   c, node, or c,node (default)
+  --servers LIST   c, c-dropin, node, comma-separated (default c,node)
   --loops LIST     loop counts (default 1,2)
   --loads LIST     offered loads, percent of libuv's maximum (default 10,50,90)
   --clients N      h2load connections (default 16)
@@ -164,6 +171,18 @@ def cpu_ns(pid):
     return sum(int(text.split()[0]) for text in thread_files(pid, "schedstat") if text.split())
 
 
+def user_sys_ticks(pid):
+    """(user, system) clock ticks of every thread of pid's process tree
+    (/proc/P/task/T/stat, the fields after the command's parenthesis)."""
+    user = system = 0
+    for text in thread_files(pid, "stat"):
+        fields = text[text.rfind(")") + 2:].split()
+        if len(fields) > 12:
+            user += int(fields[11])
+            system += int(fields[12])
+    return user, system
+
+
 def switches(pid):
     """Context switches (voluntary + involuntary) of pid's threads."""
     total = 0
@@ -228,6 +247,9 @@ class Server:
     def switches(self):
         return switches(self.proc.pid)
 
+    def ticks(self):
+        return user_sys_ticks(self.proc.pid)
+
     def kill(self):
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
@@ -271,13 +293,14 @@ def server_kinds(servers, build, work):
     dropin_dir = os.path.join(build, "dropin", ".libs")
     dropin_uv = os.path.realpath(os.path.join(dropin_dir, "libuv.so.1"))
     base_env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
-    if "c" in servers:
+    if "c" in servers or "c-dropin" in servers:
         ex = os.path.join(build, "examples", "servers")
 
-        def c_server(config):
-            # http_server-libuv links Debian's libuv; http_server is
-            # phaseloop's own build of the same source.
-            prog = os.path.join(ex, "http_server-libuv" if config == "libuv" else "http_server")
+        def c_server(config, lib):
+            # http_server-libuv links Debian's libuv (lib "libuv"; run on
+            # the drop-in, lib "dropin"); http_server is phaseloop's own
+            # build of the same source (lib "phaseloop").
+            prog = os.path.join(ex, "http_server" if lib == "phaseloop" else "http_server-libuv")
             if not os.access(prog, os.X_OK):
                 die(f"{prog} is not built (make -C {build} examples/servers/http_server "
                     "examples/servers/http_server-libuv)")
@@ -290,14 +313,20 @@ def server_kinds(servers, build, work):
             if os.access(real, os.X_OK):
                 prog = real
                 env["LD_LIBRARY_PATH"] = os.path.join(build, ".libs")
+            if lib == "dropin":
+                env["LD_LIBRARY_PATH"] = dropin_dir
+            expect = {"libuv": real_uv, "phaseloop": None, "dropin": dropin_uv}[lib]
+            label = "c" if lib != "dropin" else "c-dropin"
 
             def start(loops, tick, wrap=()):
                 argv = list(wrap) + [prog, "--port", "0"] + (["--loops", str(loops)] if loops > 1 else [])
                 argv += ["--tick", str(tick)] if tick else []
-                return Server(f"c {config} {loops}", argv, dict(env),
-                              real_uv if config == "libuv" else None, work)
+                return Server(f"{label} {config} {loops}", argv, dict(env), expect, work)
             return start
-        kinds["c"] = {"libuv": c_server("libuv"), "phaseloop": c_server("phaseloop")}
+        if "c" in servers:
+            kinds["c"] = {"libuv": c_server("libuv", "libuv"), "phaseloop": c_server("phaseloop", "phaseloop")}
+        if "c-dropin" in servers:
+            kinds["c-dropin"] = {"libuv": c_server("libuv", "libuv"), "phaseloop": c_server("phaseloop", "dropin")}
     if "node" in servers:
         clients = os.environ.get("CLIENTS_BUILD", os.path.join(build, "clients"))
         kit = os.path.join(ROOT, "test", "clients", "node")
@@ -379,15 +408,17 @@ def measure(server, clients, duration, rps, work):
     log = os.path.join(work, "h2load.log")
     if os.path.exists(log):
         os.remove(log)  # h2load appends to an existing --log-file
-    before, switched = server.cpu(), server.switches()
+    before, switched, ticks = server.cpu(), server.switches(), server.ticks()
     ok, errors, rate = h2load(server.port, clients, duration, rps, log)
     spent = server.cpu() - before
     switched = server.switches() - switched
+    user, system = (b - a for a, b in zip(ticks, server.ticks()))
     lat = latencies(log)
     return {
         "cpu_ms_per_1000": spent / 1e6 / ok * 1000 if ok else None,
         "cpu_s": spent / 1e9,
         "switches_per_1000": switched / ok * 1000 if ok else None,
+        "kernel_pct": 100.0 * system / (user + system) if user + system else None,
         "answered": ok,
         "errors": errors,
         "rate": rate,
@@ -531,7 +562,12 @@ def fmt(v, digits=2):
     return f"{v:.{digits}f}"
 
 
-SERVER_NAMES = {"c": "example HTTP server", "node": "Node http hello"}
+def percent(v):
+    return "-" if v is None else f"{v:.0f} %"
+
+
+SERVER_NAMES = {"c": "example HTTP server", "c-dropin": "example HTTP server, libuv's build on the drop-in",
+                "node": "Node http hello"}
 
 
 def spread_of(values):
@@ -562,8 +598,8 @@ def main():
     o = parse_args(sys.argv[1:])
     servers = [s for s in o["servers"].split(",") if s]
     for s in servers:
-        if s not in ("c", "node"):
-            die(f"--servers takes c and node, not '{s}'", 2)
+        if s not in SERVER_NAMES:
+            die(f"--servers takes {', '.join(SERVER_NAMES)}, not '{s}'", 2)
     rounds = positive("-r", o["rounds"])
     loops = positive_list("--loops", o["loops"])
     loads = positive_list("--loads", o["loads"])
@@ -639,10 +675,10 @@ def print_tables(record, loads, loops, idle_s):
           f"{record['machine_load_before']} before, {record['machine_load_after']} after.")
     print()
     print("| server | loops | load | offered req/s | CPU ms / 1,000 req libuv | phaseloop | libuv / phaseloop "
-          "| switches / 1,000 req libuv / phaseloop "
+          "| in the kernel libuv / phaseloop | switches / 1,000 req libuv / phaseloop "
           "| p50 us libuv / phaseloop | p99 us libuv / phaseloop | max us libuv / phaseloop | errors |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for kind in sorted({r["kind"] for r in runs}, key=["c", "node"].index):
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for kind in sorted({r["kind"] for r in runs}, key=list(SERVER_NAMES).index):
         for nl in loops:
             for pct in loads:
                 sel = {cfg: [r for r in runs if r["kind"] == kind and r["loops"] == nl and r["load"] == pct
@@ -650,7 +686,8 @@ def print_tables(record, loads, loops, idle_s):
                 if not sel["libuv"]:
                     continue
                 med = {cfg: {k: median([r[k] for r in rs]) for k in
-                             ("cpu_ms_per_1000", "switches_per_1000", "p50_us", "p99_us", "max_us")}
+                             ("cpu_ms_per_1000", "kernel_pct", "switches_per_1000", "p50_us", "p99_us",
+                              "max_us")}
                        for cfg, rs in sel.items()}
                 errors = {cfg: sum(r["errors"] for r in rs) for cfg, rs in sel.items()}
                 offered = sel["libuv"][0]["offered"]
@@ -660,6 +697,7 @@ def print_tables(record, loads, loops, idle_s):
                 print(f"| {name} | {nl} | {pct} % | {offered:.0f} | {fmt(lu['cpu_ms_per_1000'])}{spread['libuv']} | "
                       f"{fmt(pl['cpu_ms_per_1000'])}{spread['phaseloop']} | "
                       f"{paired_ratio(sel['libuv'], sel['phaseloop'], 'cpu_ms_per_1000')} | "
+                      f"{percent(lu['kernel_pct'])} / {percent(pl['kernel_pct'])} | "
                       f"{fmt(lu['switches_per_1000'], 0)} / {fmt(pl['switches_per_1000'], 0)} | "
                       f"{fmt(lu['p50_us'], 0)} / {fmt(pl['p50_us'], 0)} | {fmt(lu['p99_us'], 0)} / "
                       f"{fmt(pl['p99_us'], 0)} | {fmt(lu['max_us'], 0)} / {fmt(pl['max_us'], 0)} | "
