@@ -67,14 +67,15 @@ namespace {
 // Like INIT, it keeps `data` and leaves `statbuf` as it was (a program may
 // stat, then reuse the request, and still read the old statbuf). A
 // synchronous call (no loop) follows the libuv the program was built for,
-// as the C API's loops do; a request on a loop follows its loop's profile,
-// so only a loopless one reads the process's version (and its variable).
+// as the C API's loops do; a request on a loop follows its loop's profile.
+// A loopless one reads the process's version (and its variable) only for
+// an operation whose rules differ between versions.
 pl::fs_req* make(uv_loop_t* loop, uv_fs_t* req) {
   if (req == nullptr) return nullptr;
   unsigned char saved_stat[sizeof req->statbuf];
   std::memcpy(saved_stat, &req->statbuf, sizeof saved_stat);
   pl::fs_req* r = construct<pl::fs_req>(req);
-  if (loop == nullptr) r->set_profile(pl::profile_of(pl::process_version()));
+  if (loop == nullptr) r->follow_process_version();
   std::memcpy(&req->statbuf, saved_stat, sizeof saved_stat);
   return r;
 }

@@ -254,6 +254,11 @@ class fs_req : public req {
   /// follows; by default the process's (process_profile()). The C API
   /// gives it the libuv version the program was built for.
   void set_profile(phaseloop::profile p) noexcept { loopless_profile_ = static_cast<std::uint8_t>(p); }
+  /// Makes a request without a loop follow profile_of(process_version()),
+  /// looked up only if its operation has a rule that differs between
+  /// versions (most have none, and a synchronous stat should not pay for
+  /// reading the environment).
+  void follow_process_version() noexcept { loopless_profile_ = by_process_version_; }
 
   // ---- lifetime ----------------------------------------------------------
 
@@ -319,7 +324,8 @@ class fs_req : public req {
   bool owns_path_ = false;              // path_ (and new_path_) are ours
   bool in_flight_ = false;              // submitted, callback not yet run
   std::uint8_t ring_ = 0;               // on the loop's ring: see src/io/fs_ring.cpp
-  std::uint8_t loopless_profile_ = 0xff;  // set_profile()'s, or 0xff: the process's
+  static constexpr std::uint8_t by_process_profile_ = 0xff, by_process_version_ = 0xfe;
+  std::uint8_t loopless_profile_ = by_process_profile_;  // set_profile()'s, or one of those two
   phaseloop::loop* loop_ = nullptr;     // offset 72
   fs_cb cb_ = nullptr;                  // offset 80
   ssize_t result_ = 0;                  // offset 88

@@ -127,7 +127,11 @@ int fs_req::submit_() noexcept {
 // On a pool thread, or the caller's for a synchronous request.
 phaseloop::profile fs_req::profile_() const noexcept {
   if (loop_ != nullptr) return loop_->order();
-  return loopless_profile_ != 0xff ? static_cast<phaseloop::profile>(loopless_profile_) : process_profile();
+  switch (loopless_profile_) {
+    case by_process_profile_: return process_profile();
+    case by_process_version_: return profile_of(process_version());
+    default: return static_cast<phaseloop::profile>(loopless_profile_);
+  }
 }
 
 void fs_req::execute_() noexcept {
