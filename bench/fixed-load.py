@@ -296,7 +296,7 @@ def server_kinds(servers, build, work):
     if "c" in servers or "c-dropin" in servers:
         ex = os.path.join(build, "examples", "servers")
 
-        def c_server(config, lib):
+        def c_server(lib):
             # http_server-libuv links Debian's libuv (lib "libuv"; run on
             # the drop-in, lib "dropin"); http_server is phaseloop's own
             # build of the same source (lib "phaseloop").
@@ -317,6 +317,7 @@ def server_kinds(servers, build, work):
                 env["LD_LIBRARY_PATH"] = dropin_dir
             expect = {"libuv": real_uv, "phaseloop": None, "dropin": dropin_uv}[lib]
             label = "c" if lib != "dropin" else "c-dropin"
+            config = "libuv" if lib == "libuv" else "phaseloop"
 
             def start(loops, tick, wrap=()):
                 argv = list(wrap) + [prog, "--port", "0"] + (["--loops", str(loops)] if loops > 1 else [])
@@ -324,9 +325,9 @@ def server_kinds(servers, build, work):
                 return Server(f"{label} {config} {loops}", argv, dict(env), expect, work)
             return start
         if "c" in servers:
-            kinds["c"] = {"libuv": c_server("libuv", "libuv"), "phaseloop": c_server("phaseloop", "phaseloop")}
+            kinds["c"] = {"libuv": c_server("libuv"), "phaseloop": c_server("phaseloop")}
         if "c-dropin" in servers:
-            kinds["c-dropin"] = {"libuv": c_server("libuv", "libuv"), "phaseloop": c_server("phaseloop", "dropin")}
+            kinds["c-dropin"] = {"libuv": c_server("libuv"), "phaseloop": c_server("dropin")}
     if "node" in servers:
         clients = os.environ.get("CLIENTS_BUILD", os.path.join(build, "clients"))
         kit = os.path.join(ROOT, "test", "clients", "node")
