@@ -15,6 +15,12 @@ Servers (--servers, default c,node):
         Debian's libuv and on phaseloop's drop-in libuv.so.1: what is
         left of a difference between the two c servers when both run
         the same program code (not in the default list).
+  c-aa, node-aa  controls: the c or node server on libuv in both
+        columns, two servers of one build measured exactly as the pairs
+        above are (not in the default list). What their ratios stray
+        from 1 is what this machine and this method make of two
+        identical servers: a difference of a real pair within that
+        is not one this run can show.
   node  bench/node/http_hello.js on the Node of the machine's Debian
         release from the clients kit (test/clients/node/fetch), on its real
         libuv.so.1 and on phaseloop's drop-in (test/clients/node/lib/
@@ -36,8 +42,8 @@ the program's code or in its system calls); its context switches per
 that sleeps and wakes again switches once each time); the requests'
 latency from h2load --log-file (p50, p99, max); the
 errors (failed, errored, timed out, or not 2xx). The tables give medians
-over the rounds; the CPU ratio is the median of each round's libuv run
-over the phaseloop run beside it.
+over the rounds; the CPU and p99 ratios are the median of each round's
+libuv run over the phaseloop run beside it.
 
 Idle (--idle SECONDS, default 60; 0: none): both servers of a kind run at
 once, each with --tick 1000 (a repeating 1 s timer) and 4 keep-alive
@@ -293,13 +299,15 @@ def server_kinds(servers, build, work):
     dropin_dir = os.path.join(build, "dropin", ".libs")
     dropin_uv = os.path.realpath(os.path.join(dropin_dir, "libuv.so.1"))
     base_env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
-    if "c" in servers or "c-dropin" in servers:
+    if {"c", "c-dropin", "c-aa"} & set(servers):
         ex = os.path.join(build, "examples", "servers")
 
-        def c_server(lib):
+        def c_server(lib, label="c"):
             # http_server-libuv links Debian's libuv (lib "libuv"; run on
             # the drop-in, lib "dropin"); http_server is phaseloop's own
-            # build of the same source (lib "phaseloop").
+            # build of the same source (lib "phaseloop"). The label names
+            # the server's output file, so two servers of one lib at once
+            # (a control) need two.
             prog = os.path.join(ex, "http_server" if lib == "phaseloop" else "http_server-libuv")
             if not os.access(prog, os.X_OK):
                 die(f"{prog} is not built (make -C {build} examples/servers/http_server "
@@ -316,7 +324,6 @@ def server_kinds(servers, build, work):
             if lib == "dropin":
                 env["LD_LIBRARY_PATH"] = dropin_dir
             expect = {"libuv": real_uv, "phaseloop": None, "dropin": dropin_uv}[lib]
-            label = "c" if lib != "dropin" else "c-dropin"
             config = "libuv" if lib == "libuv" else "phaseloop"
 
             def start(loops, tick, wrap=()):
@@ -327,8 +334,10 @@ def server_kinds(servers, build, work):
         if "c" in servers:
             kinds["c"] = {"libuv": c_server("libuv"), "phaseloop": c_server("phaseloop")}
         if "c-dropin" in servers:
-            kinds["c-dropin"] = {"libuv": c_server("libuv"), "phaseloop": c_server("dropin")}
-    if "node" in servers:
+            kinds["c-dropin"] = {"libuv": c_server("libuv"), "phaseloop": c_server("dropin", "c-dropin")}
+        if "c-aa" in servers:
+            kinds["c-aa"] = {"libuv": c_server("libuv"), "phaseloop": c_server("libuv", "c-aa")}
+    if "node" in servers or "node-aa" in servers:
         clients = os.environ.get("CLIENTS_BUILD", os.path.join(build, "clients"))
         kit = os.path.join(ROOT, "test", "clients", "node")
         r = subprocess.run([os.path.join(kit, "fetch")], env=dict(os.environ, PHASELOOP_BUILD=build),
@@ -340,20 +349,23 @@ def server_kinds(servers, build, work):
         syslib = os.path.join(root, "usr", "lib", "x86_64-linux-gnu")
         script = os.path.join(ROOT, "bench", "node", "http_hello.js")
 
-        def node_server(config):
+        def node_server(config, label="node"):
             uv = real_uv if config == "libuv" else dropin_uv
 
             def start(loops, tick, wrap=()):
-                env = dict(base_env, NODE_KIT_ROOT=root, NODE_KIT_OUT=os.path.join(work, f"node-{config}"),
+                env = dict(base_env, NODE_KIT_ROOT=root, NODE_KIT_OUT=os.path.join(work, f"{label}-{config}"),
                            NODE_KIT_LDPATH=syslib if config == "libuv" else dropin_dir + ":" + syslib,
                            NODE_KIT_EXPECT_UV=uv)
                 argv = ["unshare", "--mount", "--propagation", "private", os.path.join(kit, "lib", "with-node"),
                         "real" if config == "libuv" else "dropin"] + list(wrap) + [node, script]
                 argv += ["--workers", str(loops)] if loops > 1 else []
                 argv += ["--tick", str(tick)] if tick else []
-                return Server(f"node {config} {loops}", argv, env, uv, work)
+                return Server(f"{label} {config} {loops}", argv, env, uv, work)
             return start
-        kinds["node"] = {"libuv": node_server("libuv"), "phaseloop": node_server("phaseloop")}
+        if "node" in servers:
+            kinds["node"] = {"libuv": node_server("libuv"), "phaseloop": node_server("phaseloop")}
+        if "node-aa" in servers:
+            kinds["node-aa"] = {"libuv": node_server("libuv"), "phaseloop": node_server("libuv", "node-aa")}
     return kinds
 
 
@@ -568,7 +580,8 @@ def percent(v):
 
 
 SERVER_NAMES = {"c": "example HTTP server", "c-dropin": "example HTTP server, libuv's build on the drop-in",
-                "node": "Node http hello"}
+                "c-aa": "example HTTP server, libuv against libuv (control)",
+                "node": "Node http hello", "node-aa": "Node http hello, libuv against libuv (control)"}
 
 
 def spread_of(values):
@@ -670,15 +683,16 @@ def main():
 def print_tables(record, loads, loops, idle_s):
     runs = record["runs"]
     print(f"h2load --h1 -c {record['clients']} --rps, {record['duration_s']} s per run, median of "
-          f"{record['rounds']} round(s) (CPU: the median, and the lowest and highest round; libuv / "
-          f"phaseloop: the median of each round's ratio of the two runs side by side), "
+          f"{record['rounds']} round(s) (CPU: the median, and the lowest and highest round; the two libuv / "
+          f"phaseloop columns, of CPU and of p99: the median of each round's ratio of the two runs side "
+          f"by side, > 1: phaseloop lower), "
           f"libuv and phaseloop taking turns; load average "
           f"{record['machine_load_before']} before, {record['machine_load_after']} after.")
     print()
     print("| server | loops | load | offered req/s | CPU ms / 1,000 req libuv | phaseloop | libuv / phaseloop "
           "| in the kernel libuv / phaseloop | switches / 1,000 req libuv / phaseloop "
-          "| p50 us libuv / phaseloop | p99 us libuv / phaseloop | max us libuv / phaseloop | errors |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "| p50 us libuv / phaseloop | p99 us libuv / phaseloop | p99 libuv / phaseloop | max us libuv / phaseloop | errors |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for kind in sorted({r["kind"] for r in runs}, key=list(SERVER_NAMES).index):
         for nl in loops:
             for pct in loads:
@@ -701,7 +715,8 @@ def print_tables(record, loads, loops, idle_s):
                       f"{percent(lu['kernel_pct'])} / {percent(pl['kernel_pct'])} | "
                       f"{fmt(lu['switches_per_1000'], 0)} / {fmt(pl['switches_per_1000'], 0)} | "
                       f"{fmt(lu['p50_us'], 0)} / {fmt(pl['p50_us'], 0)} | {fmt(lu['p99_us'], 0)} / "
-                      f"{fmt(pl['p99_us'], 0)} | {fmt(lu['max_us'], 0)} / {fmt(pl['max_us'], 0)} | "
+                      f"{fmt(pl['p99_us'], 0)} | {paired_ratio(sel['libuv'], sel['phaseloop'], 'p99_us')} | "
+                      f"{fmt(lu['max_us'], 0)} / {fmt(pl['max_us'], 0)} | "
                       f"{errors['libuv']} / {errors['phaseloop']} |")
     if record["idle"]:
         print()

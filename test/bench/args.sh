@@ -48,7 +48,7 @@ for name in $with_rounds; do
   done
 done
 expect fixed-load.py "--counts takes a number of requests, not 'abc'" / --counts abc
-expect fixed-load.py "--servers takes c, c-dropin, node, not 'go'" / --servers c,go
+expect fixed-load.py "--servers takes c, c-dropin, c-aa, node, node-aa, not 'go'" / --servers c,go
 expect callgrind.sh "unknown benchmark 'nope'" timers nope
 expect targets.sh "cannot read /nonexistent" /nonexistent /dev/null /dev/null
 expect footprint/run.sh "ROUNDS must be a positive integer, not 'abc'" / abc
