@@ -75,6 +75,8 @@ options:
   --idle S         seconds of the idle measurement (default 60; 0: none)
   --counts N       requests of the counts' first run (default 2000; 0: none)
   --json FILE      every measurement, as JSON
+  --report FILE    print the tables of an earlier run's --json FILE (no
+                   build directory, nothing run)
   --quick          1 round, 2 s runs, loads 50, loops 1, idle 3 s, counts
                    200 (a smoke test)
 """
@@ -112,10 +114,11 @@ def positive_list(what, text):
 def parse_args(argv):
     """The options, or exit 2 with a message that names what is wrong."""
     opts = {"servers": "c,node", "loops": "1,2", "loads": "10,50,90", "clients": "16", "duration": "10",
-            "rounds": "3", "idle": "60", "counts": "2000", "json": None, "quick": False, "build": None}
+            "rounds": "3", "idle": "60", "counts": "2000", "json": None, "quick": False, "build": None,
+            "report": None}
     names = {"--servers": "servers", "--loops": "loops", "--loads": "loads", "--clients": "clients",
              "--duration": "duration", "-r": "rounds", "--rounds": "rounds", "--idle": "idle", "--json": "json",
-             "--counts": "counts"}
+             "--counts": "counts", "--report": "report"}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -134,7 +137,10 @@ def parse_args(argv):
             i += 1
         else:
             die(f"one build directory, not also '{a}'", 2)
-    if opts["build"] is None:
+    if opts["report"] is not None:
+        if opts["build"] is not None:
+            die("--report prints the tables of a --json file; it takes no build directory", 2)
+    elif opts["build"] is None:
         die("usage: bench/fixed-load.py BUILDDIR [options] (--help lists them)", 2)
     return opts
 
@@ -610,6 +616,8 @@ def main():
         print(__doc__.strip())
         return 0
     o = parse_args(sys.argv[1:])
+    if o["report"] is not None:
+        return report(o["report"])
     servers = [s for s in o["servers"].split(",") if s]
     for s in servers:
         if s not in SERVER_NAMES:
@@ -639,7 +647,7 @@ def main():
 
     work = tempfile.mkdtemp(prefix="fixed-load.")
     kinds = server_kinds(servers, build, work)
-    record = {"machine_load_before": loadavg(), "clients": clients, "duration_s": duration,
+    record = {"machine_load_before": loadavg(), "clients": clients, "duration_s": duration, "idle_s": idle_s,
               "rounds": rounds, "runs": [], "max": [], "idle": {}, "counts": {}, "counts_n": count_n}
     print(f"{NAME}: load average {record['machine_load_before']} at the start; h2load -c {clients}, "
           f"{duration} s runs, {rounds} round(s)", file=sys.stderr)
@@ -680,6 +688,57 @@ def main():
     return 0
 
 
+def report(path):
+    """The tables of an earlier run, from its --json file."""
+    try:
+        with open(path) as f:
+            record = json.load(f)
+        runs = record["runs"]
+        loads = sorted({r["load"] for r in runs})
+        loops = sorted({r["loops"] for r in runs})
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        die(f"--report {path}: not a --json file of this script ({e})")
+    print_tables(record, loads, loops, record.get("idle_s"))
+    return 0
+
+
+def pooled(runs, key):
+    """Every round of every cell of a server: each round's libuv / phaseloop
+    ratio of `key`, sorted."""
+    pairs = {}
+    for r in runs:
+        if r[key] is not None:
+            pairs.setdefault((r["loops"], r["load"], r["round"]), {})[r["config"]] = r[key]
+    return sorted(p["libuv"] / p["phaseloop"] for p in pairs.values()
+                  if p.get("libuv") is not None and p.get("phaseloop"))
+
+
+def print_pooled(runs):
+    """Each server's paired ratios over all its cells and rounds: whether
+    one side is ahead more often than two identical servers (the
+    controls) are."""
+    print()
+    print("Every round of every load and loop count pooled, per server: each round's libuv / phaseloop "
+          "ratio (> 1: phaseloop lower), their median and quartiles, and in how many rounds phaseloop "
+          "was at or below libuv:")
+    print()
+    print("| server | rounds | CPU / request: median (quartiles) | phaseloop at or below | "
+          "p99: median (quartiles) | phaseloop at or below |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for kind in sorted({r["kind"] for r in runs}, key=list(SERVER_NAMES).index):
+        sel = [r for r in runs if r["kind"] == kind]
+        cells = []
+        for key in ("cpu_ms_per_1000", "p99_us"):
+            v = pooled(sel, key)
+            if not v:
+                cells += ["-", "-"]
+                continue
+            q1, _, q3 = statistics.quantiles(v, n=4, method="inclusive") if len(v) > 1 else v * 3
+            cells += [f"{statistics.median(v):.2f} ({q1:.2f}-{q3:.2f})",
+                      f"{sum(1 for x in v if x >= 1)} of {len(v)}"]
+        print(f"| {SERVER_NAMES[kind]} | {len(pooled(sel, 'cpu_ms_per_1000'))} | {' | '.join(cells)} |")
+
+
 def print_tables(record, loads, loops, idle_s):
     runs = record["runs"]
     print(f"h2load --h1 -c {record['clients']} --rps, {record['duration_s']} s per run, median of "
@@ -718,9 +777,11 @@ def print_tables(record, loads, loops, idle_s):
                       f"{fmt(pl['p99_us'], 0)} | {paired_ratio(sel['libuv'], sel['phaseloop'], 'p99_us')} | "
                       f"{fmt(lu['max_us'], 0)} / {fmt(pl['max_us'], 0)} | "
                       f"{errors['libuv']} / {errors['phaseloop']} |")
+    if runs:
+        print_pooled(runs)
     if record["idle"]:
         print()
-        print(f"Idle for {idle_s} s (one listener, 4 idle keep-alive connections, a repeating 1 s timer), "
+        print(f"Idle{f' for {idle_s} s' if idle_s is not None else ''} (one listener, 4 idle keep-alive connections, a repeating 1 s timer), "
               "both servers at once:")
         print()
         print("| server | CPU ms libuv | phaseloop | context switches libuv | phaseloop |")

@@ -49,6 +49,32 @@ for name in $with_rounds; do
 done
 expect fixed-load.py "--counts takes a number of requests, not 'abc'" / --counts abc
 expect fixed-load.py "--servers takes c, c-dropin, c-aa, node, node-aa, not 'go'" / --servers c,go
+expect fixed-load.py "--report prints the tables of a --json file; it takes no build directory" / --report x.json
+
+# fixed-load.py --report: the tables of a saved run, and the pooled
+# ratios, from two rounds of one cell: libuv / phaseloop CPU 2.0 and 0.5,
+# p99 1.25 and 1.0 (phaseloop at or below libuv in both).
+json=$(mktemp)
+cat > "$json" <<'JSON'
+{"machine_load_before": "0 0 0", "machine_load_after": "0 0 0", "clients": 4, "duration_s": 1,
+ "rounds": 2, "idle": {}, "counts": {}, "max": [], "runs": [
+ {"kind": "c", "loops": 1, "load": 50, "offered": 100, "round": 0, "config": "libuv", "cpu_ms_per_1000": 4,
+  "kernel_pct": 50, "switches_per_1000": 1, "p50_us": 10, "p99_us": 50, "max_us": 60, "errors": 0},
+ {"kind": "c", "loops": 1, "load": 50, "offered": 100, "round": 0, "config": "phaseloop", "cpu_ms_per_1000": 2,
+  "kernel_pct": 50, "switches_per_1000": 1, "p50_us": 10, "p99_us": 40, "max_us": 60, "errors": 0},
+ {"kind": "c", "loops": 1, "load": 50, "offered": 100, "round": 1, "config": "libuv", "cpu_ms_per_1000": 2,
+  "kernel_pct": 50, "switches_per_1000": 1, "p50_us": 10, "p99_us": 40, "max_us": 60, "errors": 0},
+ {"kind": "c", "loops": 1, "load": 50, "offered": 100, "round": 1, "config": "phaseloop", "cpu_ms_per_1000": 4,
+  "kernel_pct": 50, "switches_per_1000": 1, "p50_us": 10, "p99_us": 40, "max_us": 60, "errors": 0}]}
+JSON
+out=$(python3 "$top/bench/fixed-load.py" --report "$json" 2>&1)
+rm -f "$json"
+row='| example HTTP server | 2 | 1.25 (0.88-1.62) | 1 of 2 | 1.12 (1.06-1.19) | 2 of 2 |'
+if printf '%s\n' "$out" | grep -qF -- "$row"; then
+  echo "PASS: fixed-load.py --report: the pooled row"
+else
+  fail "fixed-load.py --report: no row '$row' in: $out"
+fi
 expect callgrind.sh "unknown benchmark 'nope'" timers nope
 expect targets.sh "cannot read /nonexistent" /nonexistent /dev/null /dev/null
 expect footprint/run.sh "ROUNDS must be a positive integer, not 'abc'" / abc
