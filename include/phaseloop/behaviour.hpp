@@ -56,6 +56,10 @@ struct alignas(32) behaviour {
   /// ftruncate is one of the requests the ring takes (1.45-1.48's set has
   /// no ftruncate; 1.44, which had no io_uring, takes the newest set).
   bool uring_ftruncate;
+  /// A listening stream accepts one connection a readiness and tells the
+  /// connection callback nothing of an accept that failed (PR #3696;
+  /// before, it accepted until EAGAIN and passed the errors on).
+  bool accepts_one;
 
   // ---- libuv 1.48
   /// Expired timers are collected first, then run: one re-armed inside its
@@ -145,6 +149,7 @@ constexpr behaviour behaviour_for(profile p) noexcept {
                      : since(profile::libuv_1_45) ? uring_batching::unless_env_off
                                                   : uring_batching::never;
   b.uring_ftruncate = !since(profile::libuv_1_45) || since(profile::libuv_1_49);
+  b.accepts_one = since(profile::libuv_1_45);
 
   b.timers_collected_then_run = since(profile::libuv_1_48);
   b.pipe_connect_checks = since(profile::libuv_1_48);

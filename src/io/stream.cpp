@@ -676,33 +676,50 @@ void stream::server_io_(phaseloop::loop& l, detail::io_watcher& w, unsigned even
     s->call_(events, nullptr, [&] { cb(s, err); });
     return;
   }
-  // The connection callback may close the server: check the fd each time.
   detail::chaos* chaos = detail::loop_seam::chaos(l);
+  const auto next = [&] {
+    return chaos != nullptr && may_say_eagain(s->watcher_.fd) && chaos->spurious_eagain(s, 1)
+               ? -EAGAIN
+               : accept_fd(s->watcher_.fd);
+  };
+  // Out of fds: give up the spare one, accept and drop what waits (so the
+  // clients learn), then take a spare again. The last accept's error, or
+  // EMFILE without a spare.
+  const auto shed = [&] {
+    spare_fd* spare = detail::loop_seam::find<spare_fd>(l);
+    if (spare == nullptr || spare->fd == -1) return -EMFILE;
+    ::close(spare->fd);
+    spare->fd = -1;
+    int r;
+    do {
+      r = accept_fd(s->watcher_.fd);
+      if (r >= 0) ::close(r);
+    } while (r >= 0 || r == -EINTR);
+    spare->fd = open_spare_fd();
+    return r;
+  };
+  if (l.behaves().accepts_one) {
+    // One connection; the poll, level-triggered, finds the next one at its
+    // next pass. A failed accept is not told.
+    int fd = next();
+    if (fd == -EMFILE || fd == -ENFILE) fd = shed();
+    if (fd < 0) return;
+    s->accepted_fd_ = fd;
+    connection_cb cb = s->connection_cb_;
+    s->call_(events, nullptr, [&] { cb(s, 0); });
+    if (s->accepted_fd_ != -1) s->unwatch_(read_events);  // not accepted yet
+    return;
+  }
+  // Until EAGAIN. The connection callback may close the server: check the
+  // fd each time.
   while (s->watcher_.fd != -1) {
-    int fd = chaos != nullptr && may_say_eagain(s->watcher_.fd) && chaos->spurious_eagain(s, 1)
-                 ? -EAGAIN
-                 : accept_fd(s->watcher_.fd);
+    int fd = next();
     if (fd < 0) {
       if (fd == -EAGAIN || fd == -EWOULDBLOCK) return;
       if (fd == -ECONNABORTED) continue;
       if (fd == -EMFILE || fd == -ENFILE) {
-        // Out of fds: give up the spare one, accept and drop what waits (so
-        // the clients learn), then take a spare again.
-        spare_fd* spare = detail::loop_seam::find<spare_fd>(l);
-        if (spare == nullptr || spare->fd == -1) {
-          fd = -EMFILE;
-        } else {
-          ::close(spare->fd);
-          spare->fd = -1;
-          int r;
-          do {
-            r = accept_fd(s->watcher_.fd);
-            if (r >= 0) ::close(r);
-          } while (r >= 0 || r == -EINTR);
-          spare->fd = open_spare_fd();
-          fd = r;
-          if (fd == -EAGAIN || fd == -EWOULDBLOCK) break;
-        }
+        fd = shed();
+        if (fd == -EAGAIN || fd == -EWOULDBLOCK) break;
       }
       const int err = fd;
       connection_cb cb = s->connection_cb_;
