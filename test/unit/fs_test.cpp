@@ -168,17 +168,16 @@ TEST_F(fs, times_keep_nanoseconds_and_take_nan_and_infinity_from_1_52) {
 }
 
 TEST_F(fs, a_loopless_request_following_the_process_version_reads_it_when_its_operation_needs_it) {
-  const char* old = std::getenv("PHASELOOP_PROFILE");
-  const std::string saved = old ? old : "";
+  pltest::scoped_env profile("PHASELOOP_PROFILE");
   put("f", "");
   pl::fs_req r;
   r.follow_process_version();
-  ASSERT_EQ(setenv("PHASELOOP_PROFILE", "libuv-1.44", 1), 0);
+  ASSERT_EQ(profile.set("libuv-1.44"), 0);
   ASSERT_EQ(r.utime(nullptr, at("f"), 1.0000019, 2.0, nullptr), 0);
   ASSERT_EQ(r.stat(nullptr, at("f"), nullptr), 0);
   EXPECT_EQ(r.statbuf().st_atim.tv_nsec, 1000) << "1.44: truncated to the microsecond";
   // The same request, the variable changed since it was told to follow it.
-  ASSERT_EQ(setenv("PHASELOOP_PROFILE", "libuv-1.53", 1), 0);
+  ASSERT_EQ(profile.set("libuv-1.53"), 0);
   ASSERT_EQ(r.utime(nullptr, at("f"), 1.0000019, 2.0, nullptr), 0);
   ASSERT_EQ(r.stat(nullptr, at("f"), nullptr), 0);
   EXPECT_NEAR(static_cast<double>(r.statbuf().st_atim.tv_nsec), 1900.0, 2.0) << "1.53: nanoseconds kept";
@@ -188,8 +187,6 @@ TEST_F(fs, a_loopless_request_following_the_process_version_reads_it_when_its_op
   ASSERT_EQ(fixed.utime(nullptr, at("f"), 1.0000019, 2.0, nullptr), 0);
   ASSERT_EQ(fixed.stat(nullptr, at("f"), nullptr), 0);
   EXPECT_EQ(fixed.statbuf().st_atim.tv_nsec, 1000);
-  if (old) setenv("PHASELOOP_PROFILE", saved.c_str(), 1);
-  else unsetenv("PHASELOOP_PROFILE");
 }
 
 TEST_F(fs, scandir_lists_sorted_entries_with_types) {

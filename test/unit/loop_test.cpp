@@ -264,9 +264,8 @@ TEST(time, hrtime_is_monotonic_nanoseconds) {
 // ---- profiles and construction ---------------------------------------------
 
 TEST(loop, profile_comes_from_environment_at_open) {
-  const char* old = std::getenv("PHASELOOP_PROFILE");
-  const std::string saved = old ? old : "";
-  ASSERT_EQ(setenv("PHASELOOP_PROFILE", "libuv-1.44", 1), 0);
+  pltest::scoped_env profile("PHASELOOP_PROFILE");
+  ASSERT_EQ(profile.set("libuv-1.44"), 0);
   {
     pl::loop l;
     EXPECT_EQ(l.order(), pl::profile::libuv_1_44);
@@ -274,13 +273,12 @@ TEST(loop, profile_comes_from_environment_at_open) {
     EXPECT_EQ(l.order(), pl::profile::libuv_1_45);
     EXPECT_EQ(l.close(), 0);
   }
-  ASSERT_EQ(unsetenv("PHASELOOP_PROFILE"), 0);
+  ASSERT_EQ(profile.unset(), 0);
   {
     pl::loop l;
     EXPECT_EQ(l.order(), pl::profile::newest);
     EXPECT_EQ(l.close(), 0);
   }
-  if (old) setenv("PHASELOOP_PROFILE", saved.c_str(), 1);
 }
 
 TEST(loop, deferred_construction_then_open) {

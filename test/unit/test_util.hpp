@@ -50,6 +50,30 @@ inline int finish(pl::loop& l) {
   return l.close();
 }
 
+/// An environment variable set or unset for one scope: its value before
+/// comes back when the scope ends, however the test leaves it (a failed
+/// ASSERT included), so that later tests see the process's own.
+class scoped_env {
+ public:
+  explicit scoped_env(const char* name) : name_(name) {
+    const char* v = std::getenv(name);
+    had_ = v != nullptr;
+    if (had_) old_ = v;
+  }
+  scoped_env(const scoped_env&) = delete;
+  scoped_env& operator=(const scoped_env&) = delete;
+  ~scoped_env() {
+    if (had_) ::setenv(name_.c_str(), old_.c_str(), 1);
+    else ::unsetenv(name_.c_str());
+  }
+  int set(const char* value) { return ::setenv(name_.c_str(), value, 1); }
+  int unset() { return ::unsetenv(name_.c_str()); }
+
+ private:
+  std::string name_, old_;
+  bool had_ = false;
+};
+
 /// Milliseconds elapsed since `start_ns` (a loop::hrtime() value).
 inline double ms_since(std::uint64_t start_ns) {
   return static_cast<double>(pl::loop::hrtime() - start_ns) / 1e6;
