@@ -600,9 +600,7 @@ def paired_ratio(libuv_runs, phaseloop_runs, key):
     """The median over the rounds of libuv's value / phaseloop's in the same
     round: the two runs of a round are next to each other, so what the
     machine does from one round to the next cancels out of each ratio."""
-    by_round = {r["round"]: r[key] for r in phaseloop_runs}
-    ratios = [r[key] / by_round[r["round"]] for r in libuv_runs
-              if r[key] is not None and by_round.get(r["round"])]
+    ratios = pooled(libuv_runs + phaseloop_runs, key)
     return f"{statistics.median(ratios):.2f}" if ratios else "-"
 
 
