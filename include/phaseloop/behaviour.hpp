@@ -30,8 +30,8 @@ enum class uring_batching : std::uint8_t {
   always,          ///< 1.50+
 };
 
-// (32 bytes a row: a loop finds its row with a shift.)
-struct alignas(32) behaviour {
+// (64 bytes a row, one cache line: a loop finds its row with a shift.)
+struct alignas(64) behaviour {
   // ---- libuv 1.45 (and 1.46's refinements)
   /// Timers run after the closing phase, and a DEFAULT run has one timers
   /// pass before its first iteration (PR #3927; before, every iteration
@@ -102,6 +102,11 @@ struct alignas(32) behaviour {
   /// ftruncate through io_uring passes the length where the kernel reads
   /// it (1.49.1 to 1.51 put it where it reads a count: EINVAL unless 0).
   bool uring_ftruncate_length;
+  /// A UDP socket's error also reads its error queue after the receive:
+  /// each queued error (IP_RECVERR) a receive callback with the offender's
+  /// address and udp_linux_recverr, and an empty queue one callback of
+  /// nread 0 and no address (PR #4902).
+  bool udp_reads_error_queue;
 
   // ---- libuv 1.53
   /// No reading bit (0x1000) in a stream's flags: a stream reads while it
@@ -111,7 +116,10 @@ struct alignas(32) behaviour {
   /// A read hang-up (EPOLLRDHUP) alone counts as the peer gone.
   bool read_hangup_ends_stream;
   /// An error or hang-up reported alone no longer wakes a watcher's read
-  /// and write callbacks as if ready (PR #3250).
+  /// and write callbacks as if ready (PR #3250). Instead a poll handle adds
+  /// the events it asked for to every callback that comes with an error or
+  /// a hang-up (PR #5186), and a UDP socket's error makes it receive and
+  /// send.
   bool error_alone_is_quiet;
   /// A reaped child's bit (0x01000000); kill() then reports ESRCH (PR
   /// #3539).
@@ -168,6 +176,7 @@ constexpr behaviour behaviour_for(profile p) noexcept {
   b.reads_on_readiness = since(profile::libuv_1_52);
   b.memory_from_rlimits = since(profile::libuv_1_52);
   b.uring_ftruncate_length = since(profile::libuv_1_52);
+  b.udp_reads_error_queue = since(profile::libuv_1_52);
 
   b.no_reading_bit = since(profile::libuv_1_53);
   b.read_hangup_ends_stream = since(profile::libuv_1_53);
@@ -200,6 +209,6 @@ static_assert(sizeof behaviours / sizeof behaviours[0] == static_cast<int>(profi
 constexpr const behaviour& behaviour_of(profile p) noexcept {
   return detail::behaviours[static_cast<int>(p)];
 }
-static_assert(sizeof(behaviour) == 32, "a row a loop finds with a shift");
+static_assert(sizeof(behaviour) == 64, "a row a loop finds with a shift");
 
 }  // namespace phaseloop

@@ -197,8 +197,9 @@ class udp : public handle {
   int ensure_bound_(int domain, unsigned flags) noexcept;
   void feed_() noexcept;
   void write_queued_() noexcept;
-  void read_(phase p) noexcept;
-  void recvmmsg_(fs_buf& buf, ssize_t& n, phase p) noexcept;
+  void read_(phase p, int flag) noexcept;
+  void recvmmsg_(fs_buf& buf, ssize_t& n, phase p, int flag) noexcept;
+  bool queued_error_(const msghdr& h, const fs_buf& buf, unsigned flags, phase p) noexcept;
   void run_completed_(phase p) noexcept;
   void refused_(int err, phase p) noexcept;
   int setsockopt_ip_(int opt4, int opt6, int val) noexcept;

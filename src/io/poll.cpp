@@ -106,6 +106,16 @@ void poll::io_(phaseloop::loop& l, detail::io_watcher& w, unsigned events) {
   if (events & detail::io_priority) ready |= prioritized;
   if (events & detail::io_writable) ready |= writable;
   if (events & detail::io_read_hangup) ready |= disconnect;
+  // From libuv 1.53 an error or a hang-up, alone or not, comes with every
+  // event the handle asked for (before, the poll turned one that came
+  // alone into them: run.cpp).
+  if ((events & (detail::io_error | detail::io_hangup)) && l.behaves().error_alone_is_quiet) {
+    const unsigned asked = p->watcher_.wanted;
+    if (asked & detail::io_readable) ready |= readable;
+    if (asked & detail::io_priority) ready |= prioritized;
+    if (asked & detail::io_writable) ready |= writable;
+    if (asked & detail::io_read_hangup) ready |= disconnect;
+  }
   detail::loop_seam::complete(l, callback_kind::io, p, nullptr, [p, ready] { p->cb_(p, 0, ready); });
 }
 

@@ -15,6 +15,7 @@
 #include "phaseloop/udp.hpp"
 
 #include <arpa/inet.h>
+#include <linux/errqueue.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sys/ioctl.h>
@@ -410,7 +411,29 @@ int udp::recv_stop() noexcept {
   return 0;
 }
 
-void udp::read_(phase p) noexcept {
+// A datagram of the error queue: the error it holds, reported with the
+// address that sent it; false if the message holds none.
+bool udp::queued_error_(const msghdr& h, const fs_buf& buf, unsigned flags, phase p) noexcept {
+  if (!(h.msg_flags & MSG_ERRQUEUE)) return false;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&h); c != nullptr; c = CMSG_NXTHDR(const_cast<msghdr*>(&h), c)) {
+    const bool v4 = c->cmsg_level == SOL_IP && c->cmsg_type == IP_RECVERR;
+    const bool v6 = c->cmsg_level == SOL_IPV6 && c->cmsg_type == IPV6_RECVERR;
+    if (!v4 && !v6) continue;
+    sock_extended_err e;
+    std::memcpy(&e, CMSG_DATA(c), sizeof e);
+    // The offender's address follows the error in the message.
+    const auto* from = reinterpret_cast<const sockaddr*>(CMSG_DATA(c) + sizeof e);
+    // As libuv: the error negated as the unsigned number it is, so that
+    // nread is 2^32 minus the error's number, positive.
+    const ssize_t n = static_cast<std::uint32_t>(0u - e.ee_errno);
+    const unsigned f = flags | udp_linux_recverr;
+    report_(p, nullptr, [=, this] { recv_cb_(this, n, &buf, from, f); });
+    return true;
+  }
+  return false;
+}
+
+void udp::read_(phase p, int flag) noexcept {
   auto deliver = [this, p](ssize_t n, const fs_buf* b, const sockaddr* a, unsigned f) {
     report_(p, nullptr, [=, this] { recv_cb_(this, n, b, a, f); });
   };
@@ -425,7 +448,7 @@ void udp::read_(phase p) noexcept {
       return;
     }
     if (using_recvmmsg()) {
-      recvmmsg_(buf, n, p);
+      recvmmsg_(buf, n, p, flag);
       rounds -= n > 0 ? static_cast<int>(n) : 1;
       continue;
     }
@@ -436,19 +459,27 @@ void udp::read_(phase p) noexcept {
     h.msg_namelen = sizeof peer;
     h.msg_iov = &iov;
     h.msg_iovlen = 1;
-    do n = recvmsg(io_.fd, &h, 0);
+    alignas(cmsghdr) char control[256];
+    if (flag & MSG_ERRQUEUE) {
+      h.msg_control = control;
+      h.msg_controllen = sizeof control;
+    }
+    do n = recvmsg(io_.fd, &h, flag);
     while (n < 0 && errno == EINTR);
-    if (n < 0)
+    const unsigned partial = n >= 0 && (h.msg_flags & MSG_TRUNC) ? udp_partial : 0;
+    if (n >= 0 && (flag & MSG_ERRQUEUE) && queued_error_(h, buf, partial, p))
+      ;
+    else if (n < 0)
       deliver(errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno, &buf, nullptr, 0);
     else
-      deliver(n, &buf, reinterpret_cast<const sockaddr*>(&peer), (h.msg_flags & MSG_TRUNC) ? udp_partial : 0);
+      deliver(n, &buf, reinterpret_cast<const sockaddr*>(&peer), partial);
     rounds--;
   } while (n != -1 && rounds > 0 && io_.fd != -1 && recv_cb_ != nullptr);
 }
 
 // One recvmmsg round: the buffer is cut into datagram-sized slices, each
 // reported with udp_mmsg_chunk, then the whole with udp_mmsg_free.
-void udp::recvmmsg_(fs_buf& buf, ssize_t& n, phase p) noexcept {
+void udp::recvmmsg_(fs_buf& buf, ssize_t& n, phase p, int flag) noexcept {
   std::size_t slices = buf.len / udp_max_datagram;
   if (slices == 0) {
     // A buffer smaller than one datagram slice is refused (libuv 1.53; an
@@ -461,6 +492,7 @@ void udp::recvmmsg_(fs_buf& buf, ssize_t& n, phase p) noexcept {
   sockaddr_in6 peers[mmsg_width];
   iovec iov[mmsg_width];
   mmsghdr msgs[mmsg_width];
+  alignas(cmsghdr) char control[mmsg_width][64];
   for (std::size_t k = 0; k < slices; k++) {
     iov[k].iov_base = buf.base + k * udp_max_datagram;
     iov[k].iov_len = udp_max_datagram;
@@ -469,9 +501,13 @@ void udp::recvmmsg_(fs_buf& buf, ssize_t& n, phase p) noexcept {
     msgs[k].msg_hdr.msg_iovlen = 1;
     msgs[k].msg_hdr.msg_name = &peers[k];
     msgs[k].msg_hdr.msg_namelen = sizeof peers[k];
+    if (flag & MSG_ERRQUEUE) {
+      msgs[k].msg_hdr.msg_control = control[k];
+      msgs[k].msg_hdr.msg_controllen = sizeof control[k];
+    }
   }
   int got;
-  do got = recvmmsg(io_.fd, msgs, static_cast<unsigned>(slices), 0, nullptr);
+  do got = recvmmsg(io_.fd, msgs, static_cast<unsigned>(slices), flag, nullptr);
   while (got < 0 && errno == EINTR);
   n = got;
   auto deliver = [this, p](ssize_t nread, const fs_buf* b, const sockaddr* a, unsigned f) {
@@ -485,6 +521,7 @@ void udp::recvmmsg_(fs_buf& buf, ssize_t& n, phase p) noexcept {
     unsigned flags = udp_mmsg_chunk;
     if (msgs[k].msg_hdr.msg_flags & MSG_TRUNC) flags |= udp_partial;
     const fs_buf slice{static_cast<char*>(iov[k].iov_base), iov[k].iov_len};
+    if ((flag & MSG_ERRQUEUE) && queued_error_(msgs[k].msg_hdr, slice, flags, p)) continue;
     deliver(msgs[k].msg_len, &slice, reinterpret_cast<const sockaddr*>(&peers[k]), flags);
   }
   if (recv_cb_ != nullptr) deliver(0, &buf, nullptr, udp_mmsg_free);
@@ -508,8 +545,18 @@ void udp::io_cb_(phaseloop::loop&, detail::io_watcher& w, unsigned events) {
     u.refused_(-detail::refused_errno(events), p);
     return;
   }
-  if (events & detail::io_readable) u.read_(p);
+  const behaviour& b = u.loop_->behaves();
+  // From libuv 1.53 an error makes the socket receive and send, to find
+  // it (before, the poll did that for an error that came alone: run.cpp).
+  // libuv asserts that a socket with an error receives; here one that
+  // does not only sends.
+  if ((events & detail::io_error) && b.error_alone_is_quiet) events |= detail::io_readable | detail::io_writable;
+  if ((events & detail::io_readable) && u.recv_cb_ != nullptr) u.read_(p, 0);
   if (u.io_.fd == -1) return;  // closed by a receive callback
+  // From 1.52 the error queue is read too (IP_RECVERR's errors, each with
+  // the address that sent it), while the socket still receives.
+  if ((events & detail::io_error) && b.udp_reads_error_queue && u.recv_cb_ != nullptr) u.read_(p, MSG_ERRQUEUE);
+  if (u.io_.fd == -1) return;
   if (events & detail::io_writable) {
     u.write_queued_();
     u.run_completed_(p);
