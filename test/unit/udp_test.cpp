@@ -185,4 +185,57 @@ TEST(udp, recvmmsg_slices_one_buffer) {
   EXPECT_EQ(finish(l), 0);
 }
 
+// A socket connected to a loopback port nobody listens on, bound with
+// udp_linux_recverr: the datagram it sends brings back ICMP port
+// unreachable, held as the socket's error and queued on its error queue.
+// What the receive callback hears in one poll, per profile: before 1.52
+// the error only; from 1.52 (PR #4902) also the queued error, with the
+// address that sent it, and the empty queue.
+struct error_queue_case {
+  const char* name;
+  pl::profile profile;
+  strings heard;
+};
+
+class udp_error_queue : public ::testing::TestWithParam<error_queue_case> {};
+
+const error_queue_case error_queue_cases[] = {
+    {"libuv_1_50", pl::profile::libuv_1_50, {"recv -111 null"}},
+    {"libuv_1_52", pl::profile::libuv_1_52, {"recv -111 null", "queued 4294967185 addr recverr", "recv 0 null"}},
+    {"libuv_1_53", pl::profile::libuv_1_53, {"recv -111 null", "queued 4294967185 addr recverr", "recv 0 null"}},
+};
+
+INSTANTIATE_TEST_SUITE_P(profiles, udp_error_queue, ::testing::ValuesIn(error_queue_cases), pltest::row_name());
+
+TEST_P(udp_error_queue, what_one_poll_reports_is_the_profiles) {
+  pl::loop l;
+  l.set_order(GetParam().profile);
+  pl::udp gone(l), u(l);
+  // A port that was bound, and is free again.
+  const sockaddr_in to = bind_loopback(gone);
+  gone.close(nullptr);
+  l.run();
+  ctx c;
+  u.data = &c;
+  const sockaddr_in here = loopback4();
+  ASSERT_EQ(u.bind(reinterpret_cast<const sockaddr*>(&here), pl::udp_linux_recverr), 0);
+  ASSERT_EQ(u.connect(reinterpret_cast<const sockaddr*>(&to)), 0);
+  ASSERT_EQ(u.recv_start(alloc_static,
+                         [](pl::udp* h, ssize_t n, const pl::fs_buf* b, const sockaddr* addr, unsigned flags) {
+                           if (flags & pl::udp_linux_recverr)
+                             static_cast<ctx*>(h->data)->log.add("queued " + std::to_string(n) +
+                                                                 (addr ? " addr" : " null") + " recverr");
+                           else
+                             on_recv(h, n, b, addr, flags);
+                         }),
+            0);
+  char text[] = "x";
+  pl::fs_buf b{text, 1};
+  EXPECT_EQ(u.try_send(&b, 1, nullptr), 1);
+  // One poll reports the error (it is there before try_send returns).
+  EXPECT_EQ(l.run(pl::run_mode::once), 1);
+  EXPECT_EQ(c.log.events, GetParam().heard);
+  EXPECT_EQ(finish(l), 0);
+}
+
 }  // namespace
