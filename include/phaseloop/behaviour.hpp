@@ -136,6 +136,9 @@ struct alignas(64) behaviour {
   bool udp_send_checks_buffers;
   /// uv_try_write2 checks the handle to send as uv_write2 does (PR #5035).
   bool try_write2_checks_handle;
+  /// A server whose uv_accept failed listens again (before, one that had
+  /// left the connection waiting past its callback never did).
+  bool failed_accept_listens;
   /// UV_EFTYPE has Linux's number.
   bool eftype_as_linux;
 };
@@ -187,6 +190,7 @@ constexpr behaviour behaviour_for(profile p) noexcept {
   b.wtf8_invalid_is_einval = since(profile::libuv_1_53);
   b.udp_send_checks_buffers = since(profile::libuv_1_53);
   b.try_write2_checks_handle = since(profile::libuv_1_53);
+  b.failed_accept_listens = since(profile::libuv_1_53);
   b.eftype_as_linux = since(profile::libuv_1_53);
   return b;
 }

@@ -764,7 +764,8 @@ int stream::accept(handle& client) noexcept {
     queued_fds_->erase(queued_fds_->begin());
   } else {
     accepted_fd_ = -1;
-    if (err == 0) watch_(read_events);
+    // Before libuv 1.53 a failed accept left the server deaf.
+    if (err == 0 || loop_->behaves().failed_accept_listens) watch_(read_events);
   }
   return err;
 }
