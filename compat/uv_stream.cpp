@@ -233,8 +233,6 @@ int uv_tty_init(uv_loop_t* loop, uv_tty_t* tty, uv_file fd, int) {
 }
 
 int uv_tty_set_mode(uv_tty_t* tty, uv_tty_mode_t mode) {
-  // libuv >= 1.51's raw VT mode is raw mode on Unix.
-  if (mode == UV_TTY_MODE_RAW_VT) mode = UV_TTY_MODE_RAW;
   return as<pl::tty>(tty).set_mode(static_cast<pl::tty::mode>(mode));
 }
 

@@ -86,6 +86,9 @@ struct alignas(64) behaviour {
   // ---- libuv 1.51
   /// File times: NaN leaves a time as it is, infinity is now (PR #4702).
   bool file_times_nan_infinity;
+  /// A tty's mode 3 (UV_TTY_MODE_RAW_VT, PR #4688) is raw mode on Unix;
+  /// before, 3 was a mode libuv did not know (below).
+  bool tty_raw_vt;
 
   // ---- libuv 1.52
   /// File times keep nanoseconds; before, cut to microseconds (PR #4951).
@@ -139,6 +142,9 @@ struct alignas(64) behaviour {
   /// A server whose uv_accept failed listens again (before, one that had
   /// left the connection waiting past its callback never did).
   bool failed_accept_listens;
+  /// A tty mode libuv does not know is EINVAL; before, it was taken,
+  /// with the terminal's settings as in normal mode.
+  bool tty_mode_checked;
   /// UV_EFTYPE has Linux's number.
   bool eftype_as_linux;
 };
@@ -173,6 +179,7 @@ constexpr behaviour behaviour_for(profile p) noexcept {
   b.pipe_name_size_zero_invalid = since(profile::libuv_1_50);
 
   b.file_times_nan_infinity = since(profile::libuv_1_51);
+  b.tty_raw_vt = since(profile::libuv_1_51);
 
   b.file_times_nanoseconds = since(profile::libuv_1_52);
   b.failed_spawn_unlisted = since(profile::libuv_1_52);
@@ -191,6 +198,7 @@ constexpr behaviour behaviour_for(profile p) noexcept {
   b.udp_send_checks_buffers = since(profile::libuv_1_53);
   b.try_write2_checks_handle = since(profile::libuv_1_53);
   b.failed_accept_listens = since(profile::libuv_1_53);
+  b.tty_mode_checked = since(profile::libuv_1_53);
   b.eftype_as_linux = since(profile::libuv_1_53);
   return b;
 }

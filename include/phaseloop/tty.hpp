@@ -22,6 +22,7 @@ class tty : public stream {
     normal = 0,  ///< as the terminal was
     raw = 1,     ///< no line editing, no echo, no signals from keys
     io = 2,      ///< binary-safe raw mode (cfmakeraw)
+    raw_vt = 3,  ///< libuv 1.51+: raw mode, with VT input on Windows
   };
 
   /// Checks that `fd` can back a tty handle (a terminal, pipe or socket,

@@ -103,6 +103,9 @@ tty::tty(phaseloop::loop& l, int fd) noexcept : stream(l, handle_type::tty) {
 }
 
 int tty::set_mode(mode m) noexcept {
+  const behaviour& b = loop_->behaves();
+  if (m == mode::raw_vt && b.tty_raw_vt) m = mode::raw;
+  if (b.tty_mode_checked && m != mode::normal && m != mode::raw && m != mode::io) return errc::invalid;
   if (mode_ == m) return 0;
   const int fd = watcher_.fd;
   if (mode_ == mode::normal && m != mode::normal) {
@@ -120,6 +123,9 @@ int tty::set_mode(mode m) noexcept {
   }
   termios t = orig_;
   switch (m) {
+    // Raw VT here only before 1.51, a mode not known then, as is any other
+    // value before 1.53: the terminal as in normal mode.
+    case mode::raw_vt:
     case mode::normal: break;
     case mode::raw:
       t.c_iflag &= ~static_cast<tcflag_t>(BRKINT | ICRNL | INPCK | ISTRIP | IXON);
