@@ -76,6 +76,10 @@ struct alignas(64) behaviour {
   bool udp_bind_reuseport;
   /// uv_loop_configure takes UV_LOOP_USE_IO_URING_SQPOLL.
   bool sqpoll_option;
+  /// copyfile gives the destination the source's access and modification
+  /// times (before it copies the bytes, whose writing then sets the
+  /// modification time again) and, where it may, its owner (PR #4396).
+  bool copyfile_times_and_owner;
 
   // ---- libuv 1.50
   /// Threadpool workers are named "libuv-worker" (PR #4664).
@@ -145,6 +149,8 @@ struct alignas(64) behaviour {
   /// A tty mode libuv does not know is EINVAL; before, it was taken,
   /// with the terminal's settings as in normal mode.
   bool tty_mode_checked;
+  /// copyfile copies the times if it can: a refusal no longer fails it.
+  bool copyfile_times_best_effort;
   /// UV_EFTYPE has Linux's number.
   bool eftype_as_linux;
 };
@@ -174,6 +180,7 @@ constexpr behaviour behaviour_for(profile p) noexcept {
   b.abstract_name_exact = since(profile::libuv_1_49);
   b.udp_bind_reuseport = since(profile::libuv_1_49);
   b.sqpoll_option = since(profile::libuv_1_49);
+  b.copyfile_times_and_owner = since(profile::libuv_1_49);
 
   b.workers_named = since(profile::libuv_1_50);
   b.pipe_name_size_zero_invalid = since(profile::libuv_1_50);
@@ -199,6 +206,7 @@ constexpr behaviour behaviour_for(profile p) noexcept {
   b.try_write2_checks_handle = since(profile::libuv_1_53);
   b.failed_accept_listens = since(profile::libuv_1_53);
   b.tty_mode_checked = since(profile::libuv_1_53);
+  b.copyfile_times_best_effort = since(profile::libuv_1_53);
   b.eftype_as_linux = since(profile::libuv_1_53);
   return b;
 }

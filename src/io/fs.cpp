@@ -191,7 +191,7 @@ ssize_t fs_req::dispatch_() noexcept {
     case fs_type::chown: return checked(::chown(path_, args_.ids.uid, args_.ids.gid));
     case fs_type::fchown: return checked(::fchown(file_, args_.ids.uid, args_.ids.gid));
     case fs_type::lchown: return checked(::lchown(path_, args_.ids.uid, args_.ids.gid));
-    case fs_type::copyfile: return copy_file(path_, new_path_, flags_);
+    case fs_type::copyfile: return copy_file(path_, new_path_, flags_, profile_());
     case fs_type::opendir: {
       void* mem = std::malloc(sizeof(fs_dir));
       if (mem == nullptr) return -ENOMEM;

@@ -498,7 +498,8 @@ int close_quietly(int fd) noexcept {
 
 // The steps of copyfile; any failure jumps to the end, which closes both
 // files and removes a destination it could not fill.
-ssize_t copy_file(const char* from, const char* to, int flags) noexcept {
+ssize_t copy_file(const char* from, const char* to, int flags, profile p) noexcept {
+  const behaviour& b = behaviour_of(p);
   const int src = open_retrying(from, O_RDONLY, 0);
   if (src < 0) return src;
   int dst = -1;
@@ -526,6 +527,17 @@ ssize_t copy_file(const char* from, const char* to, int flags) noexcept {
       if (::ftruncate(dst, 0) != 0) {
         err = -errno;
         break;
+      }
+    }
+    // From libuv 1.49 the source's times and owner, as `cp -p` would; the
+    // owner as far as the kernel lets it.
+    if (b.copyfile_times_and_owner) {
+      const timespec times[2] = {src_st.st_atim, src_st.st_mtim};
+      if (::futimens(dst, times) != 0 && !b.copyfile_times_best_effort) {
+        err = -errno;
+        break;
+      }
+      if (::fchown(dst, src_st.st_uid, src_st.st_gid) != 0) {
       }
     }
     // CIFS refuses every fchmod unless mounted with noperm; there the mode

@@ -73,6 +73,6 @@ ssize_t fs_stats(const char* path, void*& out) noexcept;
 // Up to `len` bytes of in_fd from `off` (advanced by the count) to out_fd.
 ssize_t send_file(int out_fd, int in_fd, std::int64_t& off, std::size_t len) noexcept;
 // copyfile with fs_copyfile_* flags: 0 or a negative errno.
-ssize_t copy_file(const char* from, const char* to, int flags) noexcept;
+ssize_t copy_file(const char* from, const char* to, int flags, profile p) noexcept;
 
 }  // namespace phaseloop::detail::fs_ops

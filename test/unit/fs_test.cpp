@@ -5,6 +5,7 @@
 // directory, removed at the end. The differential scenarios
 // test/diff/081-101 compare the C API with libuv itself.
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -263,6 +264,46 @@ TEST_F(fs, mkstemp_checks_its_template) {
   EXPECT_EQ(::close(fd), 0);
   EXPECT_EQ(r.mkstemp(nullptr, at("tmpXXXXX"), nullptr), -EINVAL);
   EXPECT_STREQ(r.path(), "") << "a failed mkstemp empties the template";
+}
+
+// A futimens that fails with the error set here (0: the real one), for the
+// library's calls too: this program's definition comes first.
+std::atomic<int> futimens_fails{0};
+
+}  // namespace
+
+extern "C" int futimens(int fd, const timespec times[2]) noexcept {
+  if (const int e = futimens_fails.load()) {
+    errno = e;
+    return -1;
+  }
+  using real_fn = int (*)(int, const timespec*);
+  static const auto real = reinterpret_cast<real_fn>(dlsym(RTLD_NEXT, "futimens"));
+  return real(fd, times);
+}
+
+namespace {
+
+// From 1.49 copyfile gives the copy the source's times; a refusal of them
+// fails the copy (the destination removed) until 1.53, which copies anyway.
+TEST_F(fs, copyfile_times_from_1_49_and_their_refusal_fatal_until_1_53) {
+  put("src", "");
+  pl::fs_req r;
+  ASSERT_EQ(r.utime(nullptr, at("src"), 1000, 2000, nullptr), 0);
+  for (pl::profile p : {pl::profile::libuv_1_44, pl::profile::libuv_1_49, pl::profile::libuv_1_53}) {
+    pl::fs_req c;
+    c.set_profile(p);
+    ASSERT_EQ(c.copyfile(nullptr, at("src"), at("dst"), 0, nullptr), 0);
+    ASSERT_EQ(r.stat(nullptr, at("dst"), nullptr), 0);
+    EXPECT_EQ(r.statbuf().st_mtim.tv_sec == 2000, p != pl::profile::libuv_1_44) << static_cast<int>(p);
+    ASSERT_EQ(r.unlink(nullptr, at("dst"), nullptr), 0);
+    futimens_fails = EPERM;
+    EXPECT_EQ(c.copyfile(nullptr, at("src"), at("dst"), 0, nullptr), p == pl::profile::libuv_1_49 ? -EPERM : 0);
+    futimens_fails = 0;
+    EXPECT_EQ(r.stat(nullptr, at("dst"), nullptr), p == pl::profile::libuv_1_49 ? -ENOENT : 0)
+        << "a failed copy leaves no destination";
+    r.unlink(nullptr, at("dst"), nullptr);
+  }
 }
 
 TEST_F(fs, copyfile_and_sendfile) {
