@@ -80,6 +80,9 @@ struct alignas(64) behaviour {
   /// times (before it copies the bytes, whose writing then sets the
   /// modification time again) and, where it may, its owner (PR #4396).
   bool copyfile_times_and_owner;
+  /// Closing the terminal whose settings the first set_mode saved puts
+  /// them back and forgets them (PR #4399).
+  bool tty_close_restores;
 
   // ---- libuv 1.50
   /// Threadpool workers are named "libuv-worker" (PR #4664).
@@ -181,6 +184,7 @@ constexpr behaviour behaviour_for(profile p) noexcept {
   b.udp_bind_reuseport = since(profile::libuv_1_49);
   b.sqpoll_option = since(profile::libuv_1_49);
   b.copyfile_times_and_owner = since(profile::libuv_1_49);
+  b.tty_close_restores = since(profile::libuv_1_49);
 
   b.workers_named = since(profile::libuv_1_50);
   b.pipe_name_size_zero_invalid = since(profile::libuv_1_50);

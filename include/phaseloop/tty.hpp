@@ -44,6 +44,8 @@ class tty : public stream {
   static int reset_mode() noexcept;
 
  private:
+  friend class phaseloop::handle;
+  void close_() noexcept;
 
   // Padding so that the private part starts at libuv's offset 248.
   unsigned char unused_[248 - sizeof(stream)] = {};

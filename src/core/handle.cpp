@@ -11,6 +11,7 @@
 #include "phaseloop/pipe.hpp"
 #include "phaseloop/process.hpp"
 #include "phaseloop/stream.hpp"
+#include "phaseloop/tty.hpp"
 
 namespace phaseloop {
 
@@ -66,8 +67,8 @@ int handle::close(close_cb cb) noexcept {
       break;
     case handle_type::poll: static_cast<poll*>(this)->close_(); break;
     case handle_type::named_pipe: static_cast<pipe*>(this)->close_(); break;
-    case handle_type::tcp:
-    case handle_type::tty: static_cast<stream*>(this)->close_(); break;
+    case handle_type::tcp: static_cast<stream*>(this)->close_(); break;
+    case handle_type::tty: static_cast<tty*>(this)->close_(); break;
     case handle_type::process: static_cast<process*>(this)->close_(); break;
     default: stop_(); break;
   }

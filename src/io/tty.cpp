@@ -153,6 +153,22 @@ int tty::winsize(int* width, int* height) const noexcept {
   return 0;
 }
 
+// From libuv 1.49 (PR #4399) closing the terminal whose settings were
+// saved puts them back, and forgets them.
+void tty::close_() noexcept {
+  const int fd = watcher_.fd;
+  if (fd != -1 && loop_->behaves().tty_close_restores) {
+    while (saved_lock.test_and_set(std::memory_order_acquire)) {
+    }
+    if (fd == saved_fd) {
+      set_attr(fd, TCSANOW, saved_termios);
+      saved_fd = -1;
+    }
+    saved_lock.clear(std::memory_order_release);
+  }
+  stream::close_();
+}
+
 int tty::reset_mode() noexcept {
   const int saved_errno = errno;
   if (saved_lock.test_and_set(std::memory_order_acquire)) return -EBUSY;
