@@ -61,10 +61,13 @@ struct alignas(64) behaviour {
   /// before, it accepted until EAGAIN and passed the errors on).
   bool accepts_one;
 
-  // ---- libuv 1.48
+  // ---- libuv 1.48 (and 1.47's changes: the 1.45 profile is 1.45/1.46)
   /// Expired timers are collected first, then run: one re-armed inside its
   /// callback waits for the next pass (PR #4250).
   bool timers_collected_then_run;
+  /// A TCP connect to an IPv6 link-local address without a scope id gets
+  /// the scope of the machine's first link-local address (1.47, PR #4107).
+  bool link_local_gets_scope;
   /// uv_pipe_connect goes through connect2's checks: an empty name fails
   /// with EINVAL in the callback (PR #4202).
   bool pipe_connect_checks;
@@ -178,6 +181,7 @@ constexpr behaviour behaviour_for(profile p) noexcept {
   b.accepts_one = since(profile::libuv_1_45);
 
   b.timers_collected_then_run = since(profile::libuv_1_48);
+  b.link_local_gets_scope = since(profile::libuv_1_48);
   b.pipe_connect_checks = since(profile::libuv_1_48);
 
   b.abstract_name_exact = since(profile::libuv_1_49);

@@ -3,6 +3,7 @@
 // the address family first used, as libuv does; EADDRINUSE from bind and
 // ECONNREFUSED from a loopback connect are remembered and reported later.
 
+#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/ioctl.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -126,14 +128,49 @@ int tcp::bind(const sockaddr* addr, unsigned flags) noexcept {
   return 0;
 }
 
+namespace {
+
+// fe80::/64, which names no route without an interface.
+bool is_link_local(const sockaddr* a) noexcept {
+  if (a->sa_family != AF_INET6) return false;
+  const auto* a6 = reinterpret_cast<const sockaddr_in6*>(a);
+  return a6->sin6_addr.s6_addr[0] == 0xfe && a6->sin6_addr.s6_addr[1] == 0x80;
+}
+
+// The scope id of the first link-local address of the machine's
+// interfaces, as libuv >= 1.47 picks it; 0 if there is none.
+std::uint32_t link_local_scope() noexcept {
+  ifaddrs* all;
+  if (::getifaddrs(&all) != 0) return 0;
+  std::uint32_t id = 0;
+  for (ifaddrs* p = all; p != nullptr; p = p->ifa_next) {
+    if (p->ifa_addr != nullptr && is_link_local(p->ifa_addr)) {
+      id = reinterpret_cast<const sockaddr_in6*>(p->ifa_addr)->sin6_scope_id;
+      break;
+    }
+  }
+  ::freeifaddrs(all);
+  return id;
+}
+
+}  // namespace
+
 int tcp::connect(connect_req& req, const sockaddr* addr, connect_cb cb) noexcept {
   socklen_t len;
   if (addr->sa_family == AF_INET) len = sizeof(sockaddr_in);
   else if (addr->sa_family == AF_INET6) len = sizeof(sockaddr_in6);
   else return errc::invalid;
   if (connect_req_ != nullptr) return -EALREADY;
+  sockaddr_in6 scoped;
   if (delayed_error_ == 0) {
     if (int err = maybe_new_socket_(addr->sa_family, readable_flag | writable_flag); err != 0) return err;
+    if (is_link_local(addr) && loop_->behaves().link_local_gets_scope) {
+      std::memcpy(&scoped, addr, sizeof scoped);
+      if (scoped.sin6_scope_id == 0) {
+        scoped.sin6_scope_id = link_local_scope();
+        addr = reinterpret_cast<const sockaddr*>(&scoped);
+      }
+    }
     int r;
     do {
       errno = 0;
