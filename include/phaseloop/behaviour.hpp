@@ -73,7 +73,9 @@ struct alignas(64) behaviour {
   bool pipe_connect_checks;
 
   // ---- libuv 1.49
-  /// An abstract pipe name needs no room for a NUL (PR #4499).
+  /// An abstract pipe name needs no room for a NUL, and bind2 of an empty
+  /// name (length 0) lets Linux pick an abstract one; before, EINVAL (PR
+  /// #4499).
   bool abstract_name_exact;
   /// uv_udp_bind takes UV_UDP_REUSEPORT (PR #4419).
   bool udp_bind_reuseport;

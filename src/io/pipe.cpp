@@ -95,6 +95,8 @@ int connect_address(const char* name, std::size_t len, unsigned flags, sockaddr_
 }  // namespace
 
 int pipe::bind2(const char* name, std::size_t len, unsigned flags) noexcept {
+  // Linux picking an abstract name for an empty one came with 1.49.
+  if (len == 0 && !loop_->behaves().abstract_name_exact) return errc::invalid;
   sockaddr_un a;
   socklen_t length;
   if (int r = name_address(name, len, flags, &a, &length); r != 0) return r;

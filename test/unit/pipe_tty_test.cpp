@@ -61,6 +61,30 @@ TEST(pipe, bind_listen_connect_names) {
   EXPECT_NE(::access(path.c_str(), F_OK), 0) << "the socket file goes with the handle";
 }
 
+// bind2 of an empty name: EINVAL until 1.48; from 1.49 (PR #4499) Linux
+// picks an abstract name (a NUL and five hex digits), reported in exactly
+// its length.
+TEST(pipe, bind2_of_an_empty_name_autobinds_from_1_49) {
+  for (pl::profile p : {pl::profile::libuv_1_48, pl::profile::libuv_1_49}) {
+    pl::loop l;
+    l.set_order(p);
+    pl::pipe s(l, false);
+    const int r = s.bind2("", 0, 0);
+    if (p == pl::profile::libuv_1_48) {
+      EXPECT_EQ(r, pl::errc::invalid);
+    } else {
+      ASSERT_EQ(r, 0);
+      char name[16];
+      std::size_t size = sizeof name;
+      ASSERT_EQ(s.sockname(name, &size), 0);
+      EXPECT_EQ(size, 6u);
+      EXPECT_EQ(name[0], '\0');
+    }
+    s.close(nullptr);
+    EXPECT_EQ(pltest::finish(l), 0);
+  }
+}
+
 TEST(pipe, ipc_passes_a_handle) {
   pl::loop l;
   int fds[2];
