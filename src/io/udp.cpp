@@ -467,12 +467,14 @@ void udp::read_(phase p, int flag) noexcept {
     do n = recvmsg(io_.fd, &h, flag);
     while (n < 0 && errno == EINTR);
     const unsigned partial = n >= 0 && (h.msg_flags & MSG_TRUNC) ? udp_partial : 0;
-    if (n >= 0 && (flag & MSG_ERRQUEUE) && queued_error_(h, buf, partial, p))
-      ;
-    else if (n < 0)
+    const bool queued = n >= 0 && (flag & MSG_ERRQUEUE) && queued_error_(h, buf, partial, p);
+    if (queued) {
+      // reported as the error it holds
+    } else if (n < 0) {
       deliver(errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno, &buf, nullptr, 0);
-    else
+    } else {
       deliver(n, &buf, reinterpret_cast<const sockaddr*>(&peer), partial);
+    }
     rounds--;
   } while (n != -1 && rounds > 0 && io_.fd != -1 && recv_cb_ != nullptr);
 }
