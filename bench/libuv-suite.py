@@ -60,6 +60,11 @@ usage: bench/libuv-suite.py BUILD [-r N] [--markdown] [--callgrind | --perf] [--
               what --perf explains), then exit
   NAME...     benchmarks to run (default: the list below; any name from
               libuv's test/benchmark-list.h works if its output parses)
+A run that fails (exits non-zero, times out, prints no result) is run
+once more, its log kept as LOG.failed; a note under the table names each
+run that passed the second time, and a second failure fails the suite
+(exit 1, the tables printed all the same).
+
 Environment: CC (default cc), BENCH_TIMEOUT (seconds per run, default
 120), LIBUV_153 (default $PHASELOOP_ORACLE_DIR/libuv-1.53, else
 .oracle/libuv-1.53, as tools/install-libuv-refs installs it; absent: that column is left
@@ -408,6 +413,8 @@ class Suite:
         self.bsrc = self.out + "/src"
         self.res = self.out + "/results"
         self.failed = False
+        # "NAME on CFG" of each run that failed once and passed when run again
+        self.retried = []
         # per configuration: the measurements of every run (LABEL, VALUE,
         # UNIT) and, with --perf, a row of perf stat's counts per run
         self.results = {}
@@ -571,7 +578,21 @@ class Suite:
                 return 127
 
     def run(self, cfg, name):
-        """One run; its measurements go to RESULTS/CFG."""
+        """One run; its measurements go to RESULTS/CFG. A run that fails
+        (a benchmark of libuv's that hangs past BENCH_TIMEOUT once in a
+        while, real libuv's as well) is run once more, its log kept as
+        LOG.failed, and the tables say so; a second failure is a failure."""
+        if self.run_once(cfg, name, quiet=True):
+            return
+        log = "%s/%s.%s.log" % (self.res, cfg, name)
+        os.replace(log, log + ".failed")
+        say("%s on %s failed (log: %s.failed); running it once more" % (name, cfg, log))
+        if self.run_once(cfg, name, quiet=False):
+            self.retried.append("%s on %s" % (name, cfg))
+
+    def run_once(self, cfg, name, quiet):
+        """One attempt; False if it failed (and, unless quiet, says why
+        and marks the suite failed)."""
         binary, envs = self.config(cfg)
         log = "%s/%s.%s.log" % (self.res, cfg, name)
         # The runner finds its helpers by re-running itself from its directory.
@@ -585,23 +606,28 @@ class Suite:
         with open(log, "a") as f:
             f.write("cpu_seconds %.3f %.3f\n" % (spent.ru_utime - before.ru_utime, spent.ru_stime - before.ru_stime))
         if rc != 0:
+            if quiet:
+                return False
             say("%s on %s failed (log: %s)" % (name, cfg, log))
             tail = read_text(log).split("\n")[:-1][-5:]
             sys.stderr.write("".join(t + "\n" for t in tail))
             sys.stderr.flush()
             self.failed = True
-            return
+            return False
         output = read_text(log)
         got = extract(name, output, self.num_timers)
         if not got:
+            if quiet:
+                return False
             say("%s on %s: no result in its output (log: %s)" % (name, cfg, log))
             self.failed = True
-            return
+            return False
         self.results.setdefault(cfg, []).extend(got)
         with open("%s/%s" % (self.res, cfg), "a") as f:
             f.write("".join("%s %s %s\n" % g for g in got))
         if self.perf:
             self.perf_row(cfg, name, log, output, got[0][1])  # the first measurement's value
+        return True
 
     def perf_row(self, cfg, name, log, output, rate):
         """A row of RESULTS/CFG.perf, "NAME RATE OPS UNIT SYSCALLS SWITCHES
@@ -958,6 +984,9 @@ class Suite:
             self.ab_table()
         else:
             self.suite_table()
+        if self.retried:
+            print("")
+            print("(failed once and passed when run again, the failed run left out: %s)" % ", ".join(self.retried))
         if self.rounds > 1:
             self.spread_table()
         if self.perf:

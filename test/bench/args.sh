@@ -82,6 +82,37 @@ expect wake-footprint.py "--wakes takes a positive number, not '0'" / --wakes 0
 expect wake-footprint.py "--wakes needs a value" / --wakes
 expect wake-footprint.py "--modes: unknown mode busy" / --modes request,busy
 
+# libuv-suite.py runs a failed benchmark once more: a run that then passes
+# is counted and named, one that fails again fails the suite.
+retry=$(python3 - "$top/bench/libuv-suite.py" <<'PY' 2>&1
+import importlib.util, os, sys, tempfile
+spec = importlib.util.spec_from_file_location("suite", sys.argv[1])
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+m.say = lambda *a: None
+for outcomes in ([False, True], [False, False], [True]):
+    s = m.Suite(tempfile.mkdtemp(), "", [], 1, False, False, False)
+    s.res = tempfile.mkdtemp()
+    left = list(outcomes)
+    def once(cfg, name, quiet, s=s, left=left):
+        open("%s/%s.%s.log" % (s.res, cfg, name), "w").close()
+        ok = left.pop(0)
+        if not ok and not quiet:
+            s.failed = True
+        return ok
+    s.run_once = once
+    s.run("uv144", "bench")
+    kept = os.path.exists("%s/uv144.bench.log.failed" % s.res)
+    print("%s failed=%s retried=%s kept=%s" % (outcomes, s.failed, s.retried, kept))
+PY
+)
+want="[False, True] failed=False retried=['bench on uv144'] kept=True
+[False, False] failed=True retried=[] kept=True
+[True] failed=False retried=[] kept=False"
+if [ "$retry" = "$want" ]; then echo "PASS: libuv-suite.py runs a failed run once more"
+else fail "libuv-suite.py's second run: got
+$retry"; fi
+
 for script in "$top"/bench/*.sh "$top"/bench/*.py; do
   [ -e "$script" ] || continue
   case " $with_rounds $others " in
