@@ -5,6 +5,7 @@
  * reading the bytes back from the master. */
 #include "diff.h"
 #include "diff_net.h"
+#include "diff_tty.h"
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <termios.h>
@@ -28,11 +29,7 @@ int main(void) {
   ssize_t n;
 
   CHECK(uv_loop_init(&loop) == 0);
-  master = posix_openpt(O_RDWR | O_NOCTTY);
-  CHECK(master >= 0);
-  CHECK(grantpt(master) == 0 && unlockpt(master) == 0);
-  slave = open(ptsname(master), O_RDWR | O_NOCTTY);
-  CHECK(slave >= 0);
+  master = pty_open(&slave);
   memset(&ws, 0, sizeof ws);
   ws.ws_col = 100;
   ws.ws_row = 40;

@@ -7,9 +7,7 @@
  * Each call prints its result and the terminal's echo and canonical
  * flags after it. */
 #include "diff.h"
-#include <fcntl.h>
-#include <termios.h>
-#include <unistd.h>
+#include "diff_tty.h"
 
 int main(void) {
   static const int modes[] = {42, -1, UV_TTY_MODE_RAW, 7, UV_TTY_MODE_NORMAL, 3, UV_TTY_MODE_IO, 3, UV_TTY_MODE_NORMAL};
@@ -20,11 +18,7 @@ int main(void) {
   size_t i;
 
   CHECK(uv_loop_init(&loop) == 0);
-  master = posix_openpt(O_RDWR | O_NOCTTY);
-  CHECK(master >= 0);
-  CHECK(grantpt(master) == 0 && unlockpt(master) == 0);
-  slave = open(ptsname(master), O_RDWR | O_NOCTTY);
-  CHECK(slave >= 0);
+  master = pty_open(&slave);
   CHECK(uv_tty_init(&loop, &tty, slave, 1) == 0);
   for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
     rc = uv_tty_set_mode(&tty, (uv_tty_mode_t) modes[i]);

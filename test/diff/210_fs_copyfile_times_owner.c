@@ -26,6 +26,14 @@ static void on_copy(uv_fs_t *r) {
   uv_fs_req_cleanup(r);
 }
 
+/* A copy without a loop, and what it gave the destination. */
+static void copy(const char *what, const char *src, const char *dst) {
+  uv_fs_t req;
+  ssize_t rc = uv_fs_copyfile(NULL, &req, src, dst, 0, NULL);
+  uv_fs_req_cleanup(&req);
+  show(what, src, dst, rc);
+}
+
 /* A source with old times, owned by 4321:4322 if the chown may. */
 static void make_source(const char *name, const char *text) {
   uv_fs_t req;
@@ -37,27 +45,18 @@ static void make_source(const char *name, const char *text) {
 }
 
 int main(void) {
-  uv_fs_t req, areq;
-  ssize_t rc;
+  uv_fs_t areq;
 
   CHECK(uv_loop_init(&loop) == 0);
   fs_enter_tmpdir();
   make_source("full", "some bytes");
   make_source("empty", "");
 
-  rc = uv_fs_copyfile(NULL, &req, "full", "full-copy", 0, NULL);
-  uv_fs_req_cleanup(&req);
-  show("non-empty", "full", "full-copy", rc);
-  rc = uv_fs_copyfile(NULL, &req, "empty", "empty-copy", 0, NULL);
-  uv_fs_req_cleanup(&req);
-  show("empty", "empty", "empty-copy", rc);
+  copy("non-empty", "full", "full-copy");
+  copy("empty", "empty", "empty-copy");
   fs_put("old", "previous content, longer");
-  rc = uv_fs_copyfile(NULL, &req, "empty", "old", 0, NULL);
-  uv_fs_req_cleanup(&req);
-  show("empty onto an existing file", "empty", "old", rc);
-  rc = uv_fs_copyfile(NULL, &req, "empty", "empty", 0, NULL);
-  uv_fs_req_cleanup(&req);
-  show("onto itself", "empty", "empty", rc);
+  copy("empty onto an existing file", "empty", "old");
+  copy("onto itself", "empty", "empty");
 
   areq.data = "async, empty";
   CHECK(uv_fs_copyfile(&loop, &areq, "empty", "async-copy", 0, on_copy) == 0);

@@ -6,9 +6,7 @@
  * descriptor it saved, closed by then (here reopened on /dev/null, so
  * that the answer is ENOTTY whoever would have taken the number). */
 #include "diff.h"
-#include <fcntl.h>
-#include <termios.h>
-#include <unistd.h>
+#include "diff_tty.h"
 
 static int echo_of(int fd) {
   struct termios t;
@@ -22,12 +20,8 @@ int main(void) {
   int master, slave, other, devnull, rc;
 
   CHECK(uv_loop_init(&loop) == 0);
-  master = posix_openpt(O_RDWR | O_NOCTTY);
-  CHECK(master >= 0);
-  CHECK(grantpt(master) == 0 && unlockpt(master) == 0);
-  slave = open(ptsname(master), O_RDWR | O_NOCTTY);
-  other = open(ptsname(master), O_RDWR | O_NOCTTY);
-  CHECK(slave >= 0 && other >= 0);
+  master = pty_open(&slave);
+  other = pty_again(master);
   CHECK(uv_tty_init(&loop, &tty, slave, 1) == 0);
   rc = uv_tty_set_mode(&tty, UV_TTY_MODE_RAW);
   say("set_mode(raw) = %s, echo %d", rc_name(rc), echo_of(other));
