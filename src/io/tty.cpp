@@ -24,6 +24,17 @@ std::atomic_flag saved_lock = ATOMIC_FLAG_INIT;
 termios saved_termios;
 int saved_fd = -1;
 
+// Holds the spin lock for a scope (set_mode and close: they may wait).
+struct saved_guard {
+  saved_guard() noexcept {
+    while (saved_lock.test_and_set(std::memory_order_acquire)) {
+    }
+  }
+  ~saved_guard() { saved_lock.clear(std::memory_order_release); }
+  saved_guard(const saved_guard&) = delete;
+  saved_guard& operator=(const saved_guard&) = delete;
+};
+
 int set_attr(int fd, int when, const termios& t) noexcept {
   int r;
   do r = tcsetattr(fd, when, &t);
@@ -113,13 +124,11 @@ int tty::set_mode(mode m) noexcept {
     do r = tcgetattr(fd, &orig_);
     while (r == -1 && errno == EINTR);
     if (r == -1) return -errno;
-    while (saved_lock.test_and_set(std::memory_order_acquire)) {
-    }
+    const saved_guard hold;
     if (saved_fd == -1) {
       saved_termios = orig_;
       saved_fd = fd;
     }
-    saved_lock.clear(std::memory_order_release);
   }
   termios t = orig_;
   switch (m) {
@@ -158,13 +167,11 @@ int tty::winsize(int* width, int* height) const noexcept {
 void tty::close_() noexcept {
   const int fd = watcher_.fd;
   if (fd != -1 && loop_->behaves().tty_close_restores) {
-    while (saved_lock.test_and_set(std::memory_order_acquire)) {
-    }
+    const saved_guard hold;
     if (fd == saved_fd) {
       set_attr(fd, TCSANOW, saved_termios);
       saved_fd = -1;
     }
-    saved_lock.clear(std::memory_order_release);
   }
   stream::close_();
 }
