@@ -5,7 +5,7 @@
 // callback of the same poll phase. (Found by tools/fuzz-oracle, node10
 // seed 1095.)
 const fs = require('fs');
-const settle = () => { const t = Date.now() + 10; while (Date.now() < t); };
+const settle = () => { const t = Date.now() + 40; while (Date.now() < t); };  // long enough on a loaded machine
 process.on('uncaughtException', (e) => console.log('uncaughtException:', e.message));
 fs.stat('missing-1', (err) => {
   console.log('first callback:', err.code);

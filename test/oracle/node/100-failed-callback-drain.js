@@ -19,7 +19,7 @@ setTimeout(() => {
     Promise.resolve().then(() => console.log('promise job of the file callback'));
     throw new Error('from the file callback');
   });
-  const t = Date.now() + 10;
+  const t = Date.now() + 40;  // time for the stat on a loaded machine too
   while (Date.now() < t);
 }, 5);
 // SPDX-License-Identifier: MIT

@@ -10,6 +10,15 @@
 const L = (s) => console.log(s);
 const W = new Int32Array(new SharedArrayBuffer(4));
 const S = () => { Atomics.wait(W, 0, 0, 3); };
+// done(p): wait until the rename's thread has made p, then a little more,
+// so its completion is waiting when the poll phase comes on a loaded
+// machine too (a 3 ms wait alone was not enough with both cores busy).
+const done = (p) => {
+  for (let i = 0; i < 10000; i++) {
+    try { require('fs').accessSync(p); break; } catch (e) { Atomics.wait(W, 0, 0, 1); }
+  }
+  Atomics.wait(W, 0, 0, 20);
+};
 const H = {}, C = {}, F = {};
 
 const fs = require('fs');
@@ -41,9 +50,10 @@ process.nextTick(() => {
       if (k === 1) {
         Promise.reject(new Error('c14')).catch((e) => {
           L('catch 14 ' + e.message);
+          fs.writeFileSync('f0', '');
           fs.promises.rename('f0', 'f1').then((r) => R(null, r), (e) => R(e)).then((v) => {
             L('fs_promise 15 rename ' + v);
-          }); S();
+          }); done('f1');
           throw new Error('x19');
         });
       }
