@@ -15,7 +15,7 @@ const S = () => { Atomics.wait(W, 0, 0, 3); };
 // machine too (a 3 ms wait alone was not enough with both cores busy).
 const done = (p) => {
   for (let i = 0; i < 10000; i++) {
-    try { require('fs').accessSync(p); break; } catch (e) { Atomics.wait(W, 0, 0, 1); }
+    try { fs.accessSync(p); break; } catch (e) { Atomics.wait(W, 0, 0, 1); }
   }
   Atomics.wait(W, 0, 0, 20);
 };
