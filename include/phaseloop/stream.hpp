@@ -241,6 +241,7 @@ class stream : public handle {
   ssize_t chaos_read_(detail::chaos& c, const fs_buf& b) noexcept;
   ssize_t chaos_write_(detail::chaos& c, const fs_buf* bufs, unsigned nbufs) noexcept;
   int check_before_write_(unsigned nbufs, handle* send) const noexcept;
+  ssize_t read_ipc_(const fs_buf& b, int& fds_error);
   int receive_fds_(void* msghdr);
   // True for a pipe made to carry handles (its `ipc`, which C programs see).
   bool carries_handles_() const noexcept;

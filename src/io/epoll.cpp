@@ -213,16 +213,12 @@ io_watcher* poller::take_change_(std::size_t i, std::size_t end) noexcept {
   return w->wanted == w->registered && w->wanted != 0 ? nullptr : w;
 }
 
-[[gnu::hot]] void poller::flush(void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
+// flush() with changes queued.
+[[gnu::hot]] void poller::flush_(void (*failed)(io_watcher&, int, void*), void* arg) noexcept {
   // A failure callback may watch or unwatch: what it queues lands past
   // `end` and waits for the next flush. A watcher it queues again whose
   // entry this pass has not reached yet is registered at that entry, as
   // when unwatch() removed entries from the queue.
-  retrying_ = false;
-  if (changes_.empty()) {
-    refusals_ = 0;
-    return;
-  }
   // Stale entries out first, so that what callbacks queue during the walk
   // (at most one entry per fd beyond the live ones) fits the capacity.
   if (changes_.size() > table_.size()) compact_();

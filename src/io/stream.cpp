@@ -208,22 +208,13 @@ void stream::eof_(const fs_buf& b, unsigned events) {
       return;
     }
     ssize_t n;
-    msghdr msg{};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 64)];
-    if (!ipc) {
-      if (detail::chaos* c = detail::loop_seam::chaos(*loop_); c != nullptr) [[unlikely]] {
-        n = chaos_read_(*c, b);
-      } else {
-        do n = ::read(watcher_.fd, b.base, b.len);
-        while (n < 0 && errno == EINTR);
-      }
+    int fds_error = 0;  // taking the descriptors that came with the bytes
+    if (ipc) [[unlikely]] {
+      n = read_ipc_(b, fds_error);
+    } else if (detail::chaos* c = detail::loop_seam::chaos(*loop_); c != nullptr) [[unlikely]] {
+      n = chaos_read_(*c, b);
     } else {
-      iovec iov{b.base, b.len};
-      msg.msg_iov = &iov;
-      msg.msg_iovlen = 1;
-      msg.msg_control = control;
-      msg.msg_controllen = sizeof control;
-      do n = ::recvmsg(watcher_.fd, &msg, MSG_CMSG_CLOEXEC);
+      do n = ::read(watcher_.fd, b.base, b.len);
       while (n < 0 && errno == EINTR);
     }
     if (n < 0) {
@@ -246,11 +237,9 @@ void stream::eof_(const fs_buf& b, unsigned events) {
       eof_(b, events);
       return;
     }
-    if (ipc) {
-      if (int err = receive_fds_(&msg); err != 0) {
-        call_(events, nullptr, [&] { cb(this, err, &b); });
-        return;
-      }
+    if (fds_error != 0) [[unlikely]] {
+      call_(events, nullptr, [&] { cb(this, fds_error, &b); });
+      return;
     }
     call_(events, nullptr, [&] { cb(this, n, &b); });
     if (static_cast<std::size_t>(n) < b.len) {
@@ -266,7 +255,7 @@ void stream::eof_(const fs_buf& b, unsigned events) {
   return type_ == handle_type::named_pipe && static_cast<const pipe*>(this)->ipc();
 }
 
-[[gnu::hot]] int stream::check_before_write_(unsigned nbufs, handle* send) const noexcept {
+[[gnu::always_inline]] inline int stream::check_before_write_(unsigned nbufs, handle* send) const noexcept {
   if (nbufs == 0) return errc::invalid;  // libuv asserts
   if (watcher_.fd < 0) return -EBADF;
   if (!(flags_ & writable_flag)) return -EPIPE;
@@ -768,6 +757,25 @@ int stream::accept(handle& client) noexcept {
     if (err == 0 || loop_->behaves().failed_accept_listens) watch_(read_events);
   }
   return err;
+}
+
+// A read on an IPC pipe: recvmsg(2) as read(2) returns (-1 with errno
+// on failure); the descriptors that came with the bytes are taken by
+// receive_fds_, and `fds_error` says if that failed. Apart from the plain
+// read so that the plain read's frame holds no control buffer.
+ssize_t stream::read_ipc_(const fs_buf& b, int& fds_error) {
+  iovec iov{b.base, b.len};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 64)];
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  ssize_t n;
+  do n = ::recvmsg(watcher_.fd, &msg, MSG_CMSG_CLOEXEC);
+  while (n < 0 && errno == EINTR);
+  if (n > 0) fds_error = receive_fds_(&msg);
+  return n;
 }
 
 // File descriptors that came with a read on an IPC pipe: the first waits

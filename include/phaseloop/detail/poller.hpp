@@ -114,7 +114,15 @@ class poller {
   /// stays queued for the next flush, while retrying() says so; after
   /// that has happened on many flushes in a row, or for any other error,
   /// the watcher is dropped and reported through `failed` (with its errno).
-  void flush(void (*failed)(io_watcher&, int err, void* arg), void* arg) noexcept;
+  /// (Inline when nothing is queued, as in most iterations.)
+  void flush(void (*failed)(io_watcher&, int err, void* arg), void* arg) noexcept {
+    retrying_ = false;
+    if (changes_.empty()) [[likely]] {
+      refusals_ = 0;
+      return;
+    }
+    flush_(failed, arg);
+  }
   /// True when the last flush() left a refused change queued to try again:
   /// the caller must not wait long before the next flush, since the fd is
   /// not watched meanwhile.
@@ -179,6 +187,7 @@ class poller {
   // Takes `w` off the queue (false: it was not on it).
   bool unqueue_(io_watcher& w) noexcept;
   void compact_() noexcept;
+  void flush_(void (*failed)(io_watcher&, int, void*), void* arg) noexcept;
   // One registration change now; errno's value when the kernel refuses.
   int apply_(io_watcher& w) noexcept;
   // After the kernel refused `w`'s change: queues it again when the error
