@@ -58,7 +58,10 @@ difference of the two runs' counts, divided by 4N, is the cost of one
 request, without the start-up and the connections: system calls by name,
 and instructions in all and in the loop's library (libuv.so.1, or
 phaseloop's libphaseloop*.so). Node's total moves with what its JIT
-compiles when; its loop library's part does not.
+compiles when; its loop library's part does not. The loop library's part
+moves with the number of waits (epoll_wait calls, one an iteration) a
+request took under callgrind, which is how many requests one wait found
+ready there, and differs from run to run: the table gives it too.
 
 Everything is loopback only and every process is stopped at the end (the
 servers with SIGTERM, and must exit 0). The machine's load average is
@@ -543,6 +546,25 @@ def callgrind_split(path):
     return total, lib
 
 
+def callgrind_waits(path):
+    """Calls to epoll_wait and epoll_pwait in a callgrind file (its call
+    lines: "cfn=" names the callee, by a number after its first use)."""
+    names, callee, total = {}, None, 0
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = re.match(r"^(c?fn)=\((\d+)\)(?: (.*))?$", line)
+            if m:
+                if m.group(3):
+                    names[m.group(2)] = m.group(3).strip()
+                if m.group(1) == "cfn":
+                    callee = names.get(m.group(2), "")
+                continue
+            m = re.match(r"^calls=(\d+)", line)
+            if m and callee in ("epoll_wait", "epoll_pwait"):
+                total += int(m.group(1))
+    return total
+
+
 def counts(kind, starts, n, work):
     """Per request, for each configuration: system calls by name and
     instructions (all, the loop library's), from the difference of an n-
@@ -561,6 +583,7 @@ def counts(kind, starts, n, work):
             h2load_n(server.port, requests)
             server.stop_servers()
             run["instructions"], run["library"] = callgrind_split(cg)
+            run["waits"] = callgrind_waits(cg)
             runs.append(run)
         per = 4.0 * n
         a, b = runs
@@ -568,7 +591,8 @@ def counts(kind, starts, n, work):
         calls = {k: (b["calls"].get(k, 0) - a["calls"].get(k, 0)) / per for k in names}
         out[cfg] = {"calls": calls, "calls_total": sum(calls.values()),
                     "instructions": (b["instructions"] - a["instructions"]) / per,
-                    "library": (b["library"] - a["library"]) / per}
+                    "library": (b["library"] - a["library"]) / per,
+                    "waits": (b["waits"] - a["waits"]) / per}
     return out
 
 
@@ -794,11 +818,15 @@ def print_tables(record, loads, loops, idle_s):
         print(f"One request's cost in counts (the difference of a {n}- and a {5 * n}-request run, "
               "h2load -n over 4 connections, divided by the difference): system calls (`strace -f -c`; "
               "each call made 0.05 times a request or more, by name) and instructions "
-              "(callgrind) in all and in the loop's library:")
+              "(callgrind) in all and in the loop's library; and the waits (`epoll_wait`) a request "
+              "under callgrind, whose number moves the loop library's count: each wait is one "
+              "iteration of the loop, and how many requests one wait collects under callgrind moves "
+              "from run to run:")
         print()
         print("| server | system calls libuv | phaseloop | by name, libuv / phaseloop "
-              "| instructions libuv | phaseloop | in the loop library libuv / phaseloop |")
-        print("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
+              "| instructions libuv | phaseloop | in the loop library libuv / phaseloop "
+              "| waits under callgrind libuv / phaseloop |")
+        print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |")
         for kind, r in record["counts"].items():
             name = SERVER_NAMES[kind]
             lu, pl = r["libuv"], r["phaseloop"]
@@ -806,7 +834,8 @@ def print_tables(record, loads, loops, idle_s):
                            if max(lu["calls"].get(k, 0), pl["calls"].get(k, 0)) >= 0.05)
             by = ", ".join(f"{k} {lu['calls'].get(k, 0):.2f} / {pl['calls'].get(k, 0):.2f}" for k in names)
             ins = (f"{fmt(lu['instructions'], 0)} | {fmt(pl['instructions'], 0)} | "
-                   f"{fmt(lu['library'], 0)} / {fmt(pl['library'], 0)}")
+                   f"{fmt(lu['library'], 0)} / {fmt(pl['library'], 0)} | "
+                   f"{fmt(lu.get('waits'), 3)} / {fmt(pl.get('waits'), 3)}")
             print(f"| {name} | {lu['calls_total']:.2f} | {pl['calls_total']:.2f} | {by} | {ins} |")
 
 

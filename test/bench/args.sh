@@ -75,6 +75,45 @@ if printf '%s\n' "$out" | grep -qF -- "$row"; then
 else
   fail "fixed-load.py --report: no row '$row' in: $out"
 fi
+# fixed-load.py's waits under callgrind: calls to epoll_wait and
+# epoll_pwait, named in full at first use and by number after; other
+# callees (epoll_ctl) are not counted. 3 + 2 + 4 = 9.
+waits=$(python3 - "$top/bench/fixed-load.py" <<'PY' 2>&1
+import importlib.util, os, sys, tempfile
+spec = importlib.util.spec_from_file_location("fl", sys.argv[1])
+m = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(m)
+text = """version: 1
+events: Ir
+fn=(1) main
+cfn=(2) epoll_wait
+calls=3 0
+10 40
+cfn=(3) epoll_ctl
+calls=7 0
+11 70
+fn=(4) loop
+cfn=(2)
+calls=2 0
+12 20
+cfn=(5) epoll_pwait
+calls=4 0
+13 10
+fn=(2)
+5 100
+"""
+fd, path = tempfile.mkstemp()
+with os.fdopen(fd, "w") as f:
+    f.write(text)
+print(m.callgrind_waits(path))
+os.unlink(path)
+PY
+)
+if [ "$waits" = 9 ]; then
+  echo "PASS: fixed-load.py counts the waits of a callgrind file"
+else
+  fail "fixed-load.py: callgrind_waits gave '$waits', not 9"
+fi
 expect callgrind.sh "unknown benchmark 'nope'" timers nope
 expect targets.sh "cannot read /nonexistent" /nonexistent /dev/null /dev/null
 expect footprint/run.sh "ROUNDS must be a positive integer, not 'abc'" / abc
