@@ -763,7 +763,7 @@ int stream::accept(handle& client) noexcept {
 // on failure); the descriptors that came with the bytes are taken by
 // receive_fds_, and `fds_error` says if that failed. Apart from the plain
 // read so that the plain read's frame holds no control buffer.
-ssize_t stream::read_ipc_(const fs_buf& b, int& fds_error) {
+[[gnu::noinline]] ssize_t stream::read_ipc_(const fs_buf& b, int& fds_error) {
   iovec iov{b.base, b.len};
   alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 64)];
   msghdr msg{};
